@@ -1,0 +1,354 @@
+//! `sagasu.yaml`: which sources to ask and how to reach them, and where the policies live.
+//!
+//! Raw serde structs mirror the file; `Config::load` validates them into domain types and
+//! reports every problem of the file in one run, each with file, line and column.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use serde::Deserialize;
+
+use crate::hit::EvidenceKind;
+use crate::yaml::{Diagnostic, Diagnostics, Document};
+
+/// The kinds of source sagasu knows how to ask.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceKind {
+    Slack,
+    Notion,
+    Rocketchat,
+    Tools,
+    Generic,
+}
+
+impl SourceKind {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SourceKind::Slack => "slack",
+            SourceKind::Notion => "notion",
+            SourceKind::Rocketchat => "rocketchat",
+            SourceKind::Tools => "tools",
+            SourceKind::Generic => "generic",
+        }
+    }
+}
+
+/// Which live server's tools a source speaks, when a kind has more than one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Preset {
+    /// Slack's hosted MCP server (`slack_search_public`, Markdown results).
+    SlackHosted,
+    /// korotovsky/slack-mcp-server (`conversations_search_messages`, CSV results).
+    SlackKorotovsky,
+    /// Notion's hosted MCP server (`notion-search` + `notion-fetch`).
+    NotionHosted,
+    /// `@notionhq/notion-mcp-server` (`API-post-search`, raw Notion API JSON).
+    NotionApi,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawConfig {
+    sources: serde_norway::Mapping,
+    #[serde(default)]
+    policies: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSource {
+    kind: SourceKind,
+    #[serde(default)]
+    command: Option<Vec<String>>,
+    #[serde(default)]
+    url: Option<String>,
+    #[serde(default)]
+    headers: BTreeMap<String, String>,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    #[serde(default)]
+    timeout_ms: Option<u64>,
+    #[serde(default)]
+    enabled: Option<bool>,
+    #[serde(default)]
+    preset: Option<Preset>,
+    #[serde(default)]
+    mapping: Option<GenericMapping>,
+}
+
+/// A declarative adapter for any MCP server with a search tool (`kind: generic`).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GenericMapping {
+    /// The search tool to call.
+    pub tool: String,
+    /// Arguments; any string containing `{query}` (or `{limit}`) is filled in.
+    #[serde(default)]
+    pub arguments: serde_json::Map<String, serde_json::Value>,
+    /// JSON pointer to the array of results in the tool's JSON text (empty: the root).
+    #[serde(default)]
+    pub results: String,
+    /// JSON pointers, relative to one result.
+    pub id: String,
+    #[serde(default)]
+    pub title: Option<String>,
+    pub text: String,
+    #[serde(default)]
+    pub time: Option<String>,
+    #[serde(default)]
+    pub url: Option<String>,
+    #[serde(default)]
+    pub author: Option<String>,
+    #[serde(default)]
+    pub location: Option<String>,
+    /// The kind of evidence these results are (default `page`).
+    #[serde(default)]
+    pub kind: Option<EvidenceKind>,
+}
+
+/// How to reach a source.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Transport {
+    /// A stdio MCP server: program, arguments, working directory and extra environment.
+    Stdio { program: PathBuf, args: Vec<String>, cwd: PathBuf, env: BTreeMap<String, String> },
+    /// A streamable-HTTP MCP endpoint with headers (secrets already expanded).
+    Http { url: String, headers: BTreeMap<String, String> },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceConfig {
+    pub name: String,
+    pub kind: SourceKind,
+    pub transport: Transport,
+    pub timeout: Duration,
+    pub enabled: bool,
+    pub preset: Option<Preset>,
+    pub mapping: Option<GenericMapping>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Config {
+    pub path: PathBuf,
+    pub sources: Vec<SourceConfig>,
+    pub policies: PathBuf,
+}
+
+/// The default per-call deadline of a source.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// Expands `${VAR}` from `env`; a missing variable is an error naming it.
+pub fn expand_env(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    let mut out = String::new();
+    let mut rest = s;
+    while let Some(i) = rest.find("${") {
+        out.push_str(&rest[..i]);
+        let after = &rest[i + 2..];
+        let end = after.find('}').ok_or_else(|| format!("unclosed `${{` in `{s}`"))?;
+        let var = &after[..end];
+        let val = env(var).ok_or_else(|| format!("environment variable `{var}` is not set"))?;
+        out.push_str(&val);
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn is_valid_source_name(n: &str) -> bool {
+    !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+impl Config {
+    /// Loads and validates a configuration file.
+    pub fn load(path: &Path) -> Result<Config, Diagnostics> {
+        let doc = Document::load(path)?;
+        Config::from_document(&doc, &|v| std::env::var(v).ok())
+    }
+
+    /// Validates a parsed document; `env` supplies environment variables.
+    pub fn from_document(doc: &Document, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, Diagnostics> {
+        let mut problems = Diagnostics::default();
+        let raw: RawConfig = doc.deserialize("", &doc.value).map_err(|d| Diagnostics(vec![d]))?;
+        let dir = doc.file.parent().map(Path::to_path_buf).unwrap_or_default();
+        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+        let mut sources = Vec::new();
+        for (k, v) in &raw.sources {
+            let Some(name) = k.as_str() else {
+                problems.push(doc.error_at("sources", "source names must be strings"));
+                continue;
+            };
+            let at = format!("sources.{name}");
+            if !is_valid_source_name(name) {
+                problems.push(doc.error_at_key(&at, format!("source name `{name}` may use only letters, digits, `_` and `-`")));
+            }
+            match doc.deserialize::<RawSource>(&at, v) {
+                Ok(rs) => match validate_source(doc, &at, name, rs, &dir, env) {
+                    Ok(s) => sources.push(s),
+                    Err(ds) => problems.extend(ds),
+                },
+                Err(d) => problems.push(d),
+            }
+        }
+        if raw.sources.is_empty() {
+            problems.push(doc.error_at("sources", "`sources` is empty: configure at least one source"));
+        }
+        let policies = match raw.policies {
+            Some(p) => dir.join(p),
+            None => dir.join("policies"),
+        };
+        problems.into_result(Config { path: doc.file.clone(), sources, policies })
+    }
+
+    pub fn source(&self, name: &str) -> Option<&SourceConfig> {
+        self.sources.iter().find(|s| s.name == name)
+    }
+}
+
+fn validate_source(
+    doc: &Document,
+    at: &str,
+    name: &str,
+    rs: RawSource,
+    dir: &Path,
+    env: &dyn Fn(&str) -> Option<String>,
+) -> Result<SourceConfig, Diagnostics> {
+    let mut problems = Diagnostics::default();
+    let err = |key: &str, msg: String| -> Diagnostic { doc.error_at(&format!("{at}.{key}"), msg) };
+    let transport = match (rs.command, rs.url) {
+        (Some(_), Some(_)) => {
+            problems.push(doc.error_at_key(&format!("{at}.url"), "give either `command` or `url`, not both"));
+            None
+        }
+        (None, None) => {
+            problems.push(doc.error_at_key(at, format!("source `{name}` needs `command` (a stdio server) or `url` (streamable HTTP)")));
+            None
+        }
+        (Some(cmd), None) => {
+            if cmd.is_empty() {
+                problems.push(err("command", "`command` must not be empty".into()));
+                None
+            } else {
+                let mut envs = BTreeMap::new();
+                for (k, v) in rs.env {
+                    match expand_env(&v, env) {
+                        Ok(x) => {
+                            envs.insert(k, x);
+                        }
+                        Err(m) => problems.push(err(&format!("env.{k}"), m)),
+                    }
+                }
+                let program = if cmd[0] == "sagasu" {
+                    // Runs this very executable, so the bundled offline servers need no install.
+                    std::env::current_exe().unwrap_or_else(|_| PathBuf::from("sagasu"))
+                } else {
+                    PathBuf::from(&cmd[0])
+                };
+                Some(Transport::Stdio { program, args: cmd[1..].to_vec(), cwd: dir.to_path_buf(), env: envs })
+            }
+        }
+        (None, Some(url)) => {
+            if !(url.starts_with("http://") || url.starts_with("https://")) {
+                problems.push(err("url", format!("`url` must start with http:// or https://, got `{url}`")));
+            }
+            let mut headers = BTreeMap::new();
+            for (k, v) in rs.headers {
+                match expand_env(&v, env) {
+                    Ok(x) => {
+                        headers.insert(k, x);
+                    }
+                    Err(m) => problems.push(err(&format!("headers.{k}"), m)),
+                }
+            }
+            Some(Transport::Http { url, headers })
+        }
+    };
+    if rs.timeout_ms == Some(0) {
+        problems.push(err("timeout_ms", "`timeout_ms` must be above 0".into()));
+    }
+    let preset_ok = match (rs.kind, rs.preset) {
+        (_, None) => true,
+        (SourceKind::Slack, Some(Preset::SlackHosted | Preset::SlackKorotovsky)) => true,
+        (SourceKind::Notion, Some(Preset::NotionHosted | Preset::NotionApi)) => true,
+        _ => false,
+    };
+    if !preset_ok {
+        problems.push(err("preset", format!("preset does not fit kind `{}`", rs.kind.as_str())));
+    }
+    if rs.kind == SourceKind::Generic && rs.mapping.is_none() {
+        problems.push(doc.error_at_key(at, "a `generic` source needs a `mapping` (tool, arguments, results, id, text, ...)"));
+    }
+    if rs.kind != SourceKind::Generic && rs.mapping.is_some() {
+        problems.push(doc.error_at_key(&format!("{at}.mapping"), "`mapping` is only for `kind: generic`"));
+    }
+    let Some(transport) = transport else {
+        return Err(problems);
+    };
+    problems.into_result(SourceConfig {
+        name: name.to_string(),
+        kind: rs.kind,
+        transport,
+        timeout: rs.timeout_ms.map(Duration::from_millis).unwrap_or(DEFAULT_TIMEOUT),
+        enabled: rs.enabled.unwrap_or(true),
+        preset: rs.preset,
+        mapping: rs.mapping,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn load(text: &str, env: &[(&str, &str)]) -> Result<Config, Diagnostics> {
+        let doc = Document::parse(Path::new("cfg/sagasu.yaml"), text.to_string())?;
+        let env: Vec<(String, String)> = env.iter().map(|(a, b)| (a.to_string(), b.to_string())).collect();
+        Config::from_document(&doc, &move |k| env.iter().find(|(a, _)| a == k).map(|(_, b)| b.clone()))
+    }
+
+    #[test]
+    fn a_good_config_validates() {
+        let c = load(
+            "sources:\n  slack:\n    kind: slack\n    command: [sagasu, source, slack, --data, slack]\n    timeout_ms: 500\n  remote:\n    kind: notion\n    url: https://mcp.example.com/mcp\n    headers:\n      Authorization: Bearer ${TOKEN}\npolicies: ../policies\n",
+            &[("TOKEN", "s3cret")],
+        )
+        .unwrap();
+        assert_eq!(c.sources.len(), 2);
+        assert_eq!(c.sources[0].timeout, Duration::from_millis(500));
+        match &c.sources[0].transport {
+            Transport::Stdio { args, cwd, .. } => {
+                assert_eq!(args[0], "source");
+                assert_eq!(cwd, Path::new("cfg"));
+            }
+            t => panic!("unexpected {t:?}"),
+        }
+        match &c.sources[1].transport {
+            Transport::Http { headers, .. } => assert_eq!(headers["Authorization"], "Bearer s3cret"),
+            t => panic!("unexpected {t:?}"),
+        }
+        assert_eq!(c.policies, Path::new("cfg/../policies"));
+    }
+
+    #[test]
+    fn every_problem_is_reported_with_its_position() {
+        let e = load(
+            "sources:\n  a:\n    kind: slack\n  b:\n    kind: notion\n    url: ftp://x\n  c:\n    kind: notion\n    url: https://x\n    headers:\n      Authorization: ${MISSING}\n  d:\n    kind: slak\n    command: [x]\n",
+            &[],
+        )
+        .unwrap_err();
+        let shown = e.to_string();
+        assert_eq!(e.0.len(), 4, "{shown}");
+        assert!(shown.contains("cfg/sagasu.yaml:2:3: source `a` needs `command`"), "{shown}");
+        assert!(shown.contains("cfg/sagasu.yaml:6:10: `url` must start with"), "{shown}");
+        assert!(shown.contains("cfg/sagasu.yaml:11:22: environment variable `MISSING` is not set"), "{shown}");
+        assert!(shown.contains("cfg/sagasu.yaml:13:11: unknown variant `slak`"), "{shown}");
+    }
+
+    #[test]
+    fn env_expansion() {
+        let env = |k: &str| (k == "A").then(|| "1".to_string());
+        assert_eq!(expand_env("x${A}y${A}", &env).unwrap(), "x1y1");
+        assert!(expand_env("${B}", &env).unwrap_err().contains("`B`"));
+        assert!(expand_env("${A", &env).is_err());
+    }
+}

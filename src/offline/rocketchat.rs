@@ -1,0 +1,345 @@
+//! Offline RocketChat: serves a dump of RocketChat's REST shapes (contracts section 2) with the
+//! four read-only tools of the cross-room search server: `search_messages`, `list_channels`,
+//! `list_users`, `get_thread_context`. Results are merged newest first and post-filtered by
+//! sender and dates, as the live fan-out does, and every result says what was searched.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use chrono::{DateTime, Utc};
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{CallToolResult, ServerConfig};
+use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::{DataWarning, LoadError, check_folder, parse_time, read_json, sorted_entries};
+use crate::index::{Doc, Filter, SearchIndex};
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RcUserRef {
+    #[serde(rename = "_id", default)]
+    pub id: String,
+    #[serde(default)]
+    pub username: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+/// A message in RocketChat's REST shape, plus the room's name for display.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RcMessage {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub rid: String,
+    #[serde(default)]
+    pub msg: String,
+    pub ts: String,
+    pub u: RcUserRef,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tmid: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tcount: Option<u32>,
+    /// The room's display name (not in RocketChat's message; added by the search server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub room: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RcRoom {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub t: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fname: Option<String>,
+}
+
+impl RcRoom {
+    pub fn display_name(&self) -> String {
+        self.fname.clone().or_else(|| self.name.clone()).unwrap_or_else(|| self.id.clone())
+    }
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RcUser {
+    #[serde(rename = "_id")]
+    pub id: String,
+    pub username: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+}
+
+#[derive(Deserialize)]
+struct RoomsBody {
+    update: Vec<RcRoom>,
+}
+#[derive(Deserialize)]
+struct UsersBody {
+    users: Vec<RcUser>,
+}
+#[derive(Deserialize)]
+struct MessagesBody {
+    messages: Vec<RcMessage>,
+}
+
+/// A room that could not be searched, and why (`forbidden`, `timeout`, `server error`,
+/// `rate limited`).
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct RoomFailure {
+    pub room: String,
+    pub reason: String,
+}
+
+/// What `search_messages` returns (as JSON text), live or offline.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq, Default)]
+pub struct SearchResult {
+    pub messages: Vec<RcMessage>,
+    pub rooms_total: usize,
+    pub rooms_searched: usize,
+    #[serde(default)]
+    pub rooms_failed: Vec<RoomFailure>,
+    #[serde(default)]
+    pub rooms_skipped: usize,
+    pub hits_total: usize,
+    pub truncated: bool,
+    /// One line for people: "searched 48 of 50 rooms (2 failed: forbidden); 30 of 112 hits shown".
+    pub summary: String,
+}
+
+impl SearchResult {
+    pub fn summarize(&mut self) {
+        let mut s = format!("searched {} of {} rooms", self.rooms_searched, self.rooms_total);
+        if !self.rooms_failed.is_empty() {
+            let mut reasons: Vec<&str> = self.rooms_failed.iter().map(|f| f.reason.as_str()).collect();
+            reasons.sort();
+            reasons.dedup();
+            s.push_str(&format!(" ({} failed: {})", self.rooms_failed.len(), reasons.join(", ")));
+        }
+        if self.rooms_skipped > 0 {
+            s.push_str(&format!(" ({} skipped by the room cap)", self.rooms_skipped));
+        }
+        s.push_str(&format!("; {} of {} hits shown", self.messages.len(), self.hits_total));
+        self.summary = s;
+    }
+}
+
+pub struct RocketExport {
+    pub rooms: Vec<RcRoom>,
+    pub users: Vec<RcUser>,
+    pub messages: Vec<RcMessage>,
+    pub warnings: Vec<DataWarning>,
+    index: SearchIndex,
+}
+
+impl RocketExport {
+    pub fn load(dir: &Path) -> Result<RocketExport, LoadError> {
+        check_folder(dir)?;
+        let mut warnings = Vec::new();
+        let rooms = match read_json::<RoomsBody>(&dir.join("rooms.json")) {
+            Ok(b) => b.update,
+            Err(w) => {
+                warnings.push(w);
+                Vec::new()
+            }
+        };
+        let users = match read_json::<UsersBody>(&dir.join("users.json")) {
+            Ok(b) => b.users,
+            Err(w) => {
+                warnings.push(w);
+                Vec::new()
+            }
+        };
+        let names: HashMap<&str, String> = rooms.iter().map(|r| (r.id.as_str(), r.display_name())).collect();
+        let mut messages = Vec::new();
+        let mdir = dir.join("messages");
+        if mdir.is_dir() {
+            for f in sorted_entries(&mdir)? {
+                if f.extension().is_none_or(|e| e != "json") {
+                    continue;
+                }
+                match read_json::<MessagesBody>(&f) {
+                    Ok(b) => messages.extend(b.messages.into_iter().map(|mut m| {
+                        m.room = names.get(m.rid.as_str()).cloned();
+                        m
+                    })),
+                    Err(w) => warnings.push(w),
+                }
+            }
+        }
+        let docs = messages.iter().enumerate().map(|(ord, m)| Doc {
+            ord: ord as u64,
+            title: String::new(),
+            body: format!("{} {}", m.msg, m.u.name.clone().unwrap_or_default()),
+            keys: vec![format!("room={}", m.rid)],
+            time: parse_time(&m.ts).map(|t| t.timestamp()),
+        });
+        let index = SearchIndex::build(docs)?;
+        Ok(RocketExport { rooms, users, messages, warnings, index })
+    }
+
+    fn room_matches(r: &RcRoom, channel: &str) -> bool {
+        let c = channel.trim_start_matches('#').to_lowercase();
+        r.id.to_lowercase() == c
+            || r.name.as_deref().is_some_and(|n| n.to_lowercase() == c)
+            || r.fname.as_deref().is_some_and(|n| n.to_lowercase() == c)
+    }
+
+    /// Cross-room search with the live server's semantics.
+    pub fn search(&self, a: &SearchArgs) -> Result<SearchResult, String> {
+        let rooms: Vec<&RcRoom> = match &a.channel {
+            Some(c) if !c.trim().is_empty() => {
+                let r: Vec<&RcRoom> = self.rooms.iter().filter(|r| Self::room_matches(r, c)).collect();
+                if r.is_empty() {
+                    return Err(format!("no room named `{c}`"));
+                }
+                r
+            }
+            _ => self.rooms.iter().collect(),
+        };
+        let since = parse_opt(&a.since, "since")?;
+        let until = parse_opt(&a.until, "until")?;
+        let limit = a.limit.unwrap_or(30).clamp(1, 200) as usize;
+        let filter = Filter {
+            all_of: vec![rooms.iter().map(|r| format!("room={}", r.id)).collect()],
+            after: since.map(|t| t.timestamp()),
+            before: until.map(|t| t.timestamp() + 1),
+        };
+        let found = self.index.search(&a.query, &filter, self.messages.len().max(1)).map_err(|e| e.to_string())?;
+        let user = a.username.as_deref().map(|u| u.trim_start_matches('@').to_lowercase());
+        let mut hits: Vec<&RcMessage> = found
+            .hits
+            .iter()
+            .map(|(o, _)| &self.messages[*o as usize])
+            .filter(|m| {
+                user.as_deref().is_none_or(|u| {
+                    m.u.username.to_lowercase() == u || m.u.name.as_deref().is_some_and(|n| n.to_lowercase() == u)
+                })
+            })
+            .collect();
+        hits.sort_by(|x, y| y.ts.cmp(&x.ts).then_with(|| x.id.cmp(&y.id)));
+        let hits_total = hits.len();
+        let mut res = SearchResult {
+            messages: hits.into_iter().take(limit).cloned().collect(),
+            rooms_total: rooms.len(),
+            rooms_searched: rooms.len(),
+            hits_total,
+            ..Default::default()
+        };
+        res.truncated = res.messages.len() < hits_total;
+        res.summarize();
+        Ok(res)
+    }
+}
+
+fn parse_opt(v: &Option<String>, name: &str) -> Result<Option<DateTime<Utc>>, String> {
+    match v.as_deref().map(str::trim) {
+        None | Some("") => Ok(None),
+        Some(s) => parse_time(s).map(Some).ok_or_else(|| format!("`{name}` must be a date (YYYY-MM-DD) or RFC 3339 time, got `{s}`")),
+    }
+}
+
+#[derive(Debug, Clone, Default, Deserialize, JsonSchema)]
+pub struct SearchArgs {
+    /// Words to search for.
+    pub query: String,
+    /// Only this room (name or id).
+    #[serde(default)]
+    pub channel: Option<String>,
+    /// Only messages from this user (username or display name).
+    #[serde(default)]
+    pub username: Option<String>,
+    /// Only messages at or after this time (YYYY-MM-DD or RFC 3339).
+    #[serde(default)]
+    pub since: Option<String>,
+    /// Only messages at or before this time (YYYY-MM-DD or RFC 3339).
+    #[serde(default)]
+    pub until: Option<String>,
+    /// Most messages to return (default 30, max 200).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct PageArgs {
+    /// Items to skip (default 0).
+    #[serde(default)]
+    pub offset: Option<u32>,
+    /// Items to return (default 100).
+    #[serde(default)]
+    pub count: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ThreadArgs {
+    /// The `_id` of any message in the thread (the parent or a reply).
+    pub message_id: String,
+}
+
+#[derive(Clone)]
+pub struct RocketServer {
+    export: Arc<RocketExport>,
+    tool_router: ToolRouter<Self>,
+}
+
+fn json_result<T: Serialize>(v: &T) -> Result<CallToolResult, McpError> {
+    serde_json::to_string(v)
+        .map(super::text_result)
+        .map_err(|e| McpError::internal_error(e.to_string(), None))
+}
+
+fn page<T: Clone>(items: &[T], a: &PageArgs) -> (Vec<T>, usize, usize) {
+    let offset = a.offset.unwrap_or(0) as usize;
+    let count = a.count.unwrap_or(100).clamp(1, 1000) as usize;
+    (items.iter().skip(offset).take(count).cloned().collect(), offset, items.len())
+}
+
+#[tool_router]
+impl RocketServer {
+    pub fn new(export: RocketExport) -> Self {
+        RocketServer { export: Arc::new(export), tool_router: Self::tool_router() }
+    }
+
+    #[tool(description = "Search messages across every joined RocketChat room (public, private and direct), newest first. Says how many rooms were searched and whether hits were cut by `limit`.")]
+    async fn search_messages(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, McpError> {
+        if a.query.trim().is_empty() {
+            return Err(McpError::invalid_params("`query` must not be empty", None));
+        }
+        let r = self.export.search(&a).map_err(|e| McpError::invalid_params(e, None))?;
+        json_result(&r)
+    }
+
+    #[tool(description = "List the rooms (channels, private groups, direct messages) the user has joined.")]
+    async fn list_channels(&self, Parameters(a): Parameters<PageArgs>) -> Result<CallToolResult, McpError> {
+        let (rooms, offset, total) = page(&self.export.rooms, &a);
+        json_result(&serde_json::json!({"rooms": rooms, "offset": offset, "count": rooms.len(), "total": total}))
+    }
+
+    #[tool(description = "List users of the RocketChat server.")]
+    async fn list_users(&self, Parameters(a): Parameters<PageArgs>) -> Result<CallToolResult, McpError> {
+        let (users, offset, total) = page(&self.export.users, &a);
+        json_result(&serde_json::json!({"users": users, "offset": offset, "count": users.len(), "total": total}))
+    }
+
+    #[tool(description = "Get a thread: the parent message and its replies, oldest first.")]
+    async fn get_thread_context(&self, Parameters(a): Parameters<ThreadArgs>) -> Result<CallToolResult, McpError> {
+        let msgs = &self.export.messages;
+        let Some(m) = msgs.iter().find(|m| m.id == a.message_id) else {
+            return Ok(super::error_result(format!("message `{}` not found", a.message_id)));
+        };
+        let root = m.tmid.clone().unwrap_or_else(|| m.id.clone());
+        let parent = msgs.iter().find(|x| x.id == root).cloned();
+        let mut replies: Vec<RcMessage> = msgs.iter().filter(|x| x.tmid.as_deref() == Some(root.as_str())).cloned().collect();
+        replies.sort_by(|x, y| x.ts.cmp(&y.ts));
+        json_result(&serde_json::json!({"parent": parent, "replies": replies}))
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for RocketServer {
+    fn get_info(&self) -> ServerConfig {
+        super::server_info("sagasu-rocketchat-offline", "Read-only cross-room search over an offline RocketChat dump.")
+    }
+}

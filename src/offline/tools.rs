@@ -1,0 +1,241 @@
+//! Offline tool catalog: the `tools/list` dumps of upstream MCP servers (contracts section 2),
+//! served through the Dynamic-Search meta-tools `search_tools`, `describe_tools` and
+//! `execute_tool`. Tools are named `<server>__<tool>`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use rmcp::handler::server::{router::tool::ToolRouter, wrapper::Parameters};
+use rmcp::model::{CallToolResult, ServerConfig};
+use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router};
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{DataWarning, LoadError, check_folder, read_json, sorted_entries};
+use crate::index::{Doc, Filter, SearchIndex};
+
+/// One upstream tool.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ToolDef {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(rename = "inputSchema", default)]
+    pub input_schema: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct ListBody {
+    tools: Vec<ToolDef>,
+}
+
+/// A catalog entry: the upstream server and its tool.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub server: String,
+    pub tool: ToolDef,
+}
+
+impl Entry {
+    pub fn full_name(&self) -> String {
+        format!("{}__{}", self.server, self.tool.name)
+    }
+}
+
+/// Splits an identifier into words: `__`, `_`, `-`, `.`, and camelCase boundaries.
+pub fn split_identifier(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 8);
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if matches!(c, '_' | '-' | '.' | '/') {
+            out.push(' ');
+        } else {
+            if c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()) {
+                out.push(' ');
+            }
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The text of a tool's parameters: names (split) and descriptions.
+fn params_text(schema: &Value) -> String {
+    let mut out = String::new();
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            out.push_str(&split_identifier(k));
+            out.push(' ');
+            if let Some(d) = v.get("description").and_then(Value::as_str) {
+                out.push_str(d);
+                out.push(' ');
+            }
+        }
+    }
+    out
+}
+
+pub struct ToolCatalog {
+    pub entries: Vec<Entry>,
+    pub warnings: Vec<DataWarning>,
+    index: SearchIndex,
+}
+
+/// A search hit on the catalog.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolMatch {
+    pub tool_name: String,
+    pub description: String,
+    pub relevance_score: f64,
+}
+
+impl ToolCatalog {
+    pub fn load(dir: &Path) -> Result<ToolCatalog, LoadError> {
+        check_folder(dir)?;
+        let mut warnings = Vec::new();
+        let mut entries = Vec::new();
+        for f in sorted_entries(dir)? {
+            if f.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let server = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            match read_json::<ListBody>(&f) {
+                Ok(b) => entries.extend(b.tools.into_iter().map(|tool| Entry { server: server.clone(), tool })),
+                Err(w) => warnings.push(w),
+            }
+        }
+        Self::from_entries(entries, warnings)
+    }
+
+    pub fn from_entries(entries: Vec<Entry>, warnings: Vec<DataWarning>) -> Result<ToolCatalog, LoadError> {
+        let docs = entries.iter().enumerate().map(|(ord, e)| Doc {
+            ord: ord as u64,
+            title: format!("{} {}", split_identifier(&e.tool.name), split_identifier(&e.server)),
+            body: format!("{} {}", e.tool.description, params_text(&e.tool.input_schema)),
+            keys: vec![format!("server={}", e.server)],
+            time: None,
+        });
+        let index = SearchIndex::build(docs)?;
+        Ok(ToolCatalog { entries, warnings, index })
+    }
+
+    /// Ranks tools for `query`. `relevanceScore` maps BM25 into 0..1 with a fixed saturation,
+    /// so a score means the same across queries.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, String> {
+        let found = self.index.search(query, &Filter::default(), limit).map_err(|e| e.to_string())?;
+        Ok(found
+            .hits
+            .into_iter()
+            .filter(|(_, s)| *s > 0.0)
+            .map(|(o, s)| {
+                let e = &self.entries[o as usize];
+                ToolMatch {
+                    tool_name: e.full_name(),
+                    description: e.tool.description.clone(),
+                    relevance_score: (s as f64 / (s as f64 + 8.0) * 1000.0).round() / 1000.0,
+                }
+            })
+            .collect())
+    }
+
+    pub fn get(&self, full_name: &str) -> Option<&Entry> {
+        self.entries.iter().find(|e| e.full_name() == full_name)
+    }
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SearchToolsArgs {
+    /// What you want to do, in words ("create a GitHub issue", "Slackにメッセージを送る").
+    pub query: String,
+    /// Most tools to return (default 10).
+    #[serde(default)]
+    pub limit: Option<u32>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DescribeToolsArgs {
+    /// Full tool names (`<server>__<tool>`) from `search_tools`.
+    pub tool_names: Vec<String>,
+}
+
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ExecuteToolArgs {
+    /// Full tool name (`<server>__<tool>`).
+    pub name: String,
+    /// Arguments for the tool, matching its inputSchema.
+    #[serde(default)]
+    pub arguments: Option<serde_json::Map<String, Value>>,
+}
+
+#[derive(Clone)]
+pub struct ToolsServer {
+    catalog: Arc<ToolCatalog>,
+    tool_router: ToolRouter<Self>,
+}
+
+#[tool_router]
+impl ToolsServer {
+    pub fn new(catalog: ToolCatalog) -> Self {
+        ToolsServer { catalog: Arc::new(catalog), tool_router: Self::tool_router() }
+    }
+
+    #[tool(description = "Find tools by what they do. Returns [{toolName, description, relevanceScore}] best first; relevanceScore is 0..1.")]
+    async fn search_tools(&self, Parameters(a): Parameters<SearchToolsArgs>) -> Result<CallToolResult, McpError> {
+        if a.query.trim().is_empty() {
+            return Err(McpError::invalid_params("`query` must not be empty", None));
+        }
+        let limit = a.limit.unwrap_or(10).clamp(1, 100) as usize;
+        let r = self.catalog.search(&a.query, limit).map_err(|e| McpError::internal_error(e, None))?;
+        Ok(super::text_result(serde_json::to_string(&r).unwrap_or_else(|_| "[]".into())))
+    }
+
+    #[tool(description = "Describe tools by full name: [{toolName, description, inputSchema, found}]. Unknown names come back with found:false and an empty schema.")]
+    async fn describe_tools(&self, Parameters(a): Parameters<DescribeToolsArgs>) -> Result<CallToolResult, McpError> {
+        let out: Vec<Value> = a
+            .tool_names
+            .iter()
+            .map(|n| match self.catalog.get(n) {
+                Some(e) => json!({"toolName": n, "description": e.tool.description, "inputSchema": e.tool.input_schema, "found": true}),
+                None => json!({"toolName": n, "description": "", "inputSchema": {}, "found": false}),
+            })
+            .collect();
+        Ok(super::text_result(Value::Array(out).to_string()))
+    }
+
+    #[tool(description = "Run an upstream tool by full name with arguments.")]
+    async fn execute_tool(&self, Parameters(a): Parameters<ExecuteToolArgs>) -> Result<CallToolResult, McpError> {
+        match self.catalog.get(&a.name) {
+            None => Err(McpError::invalid_params(format!("unknown tool `{}`; find tools with search_tools", a.name), None)),
+            Some(_) => Ok(super::error_result(format!(
+                "`{}` comes from an offline tools/list dump, so there is no upstream server to run it on; \
+                 serve the catalog with live upstreams (`sagasu source tools --config FILE`) to execute tools",
+                a.name
+            ))),
+        }
+    }
+}
+
+#[tool_handler(router = self.tool_router)]
+impl ServerHandler for ToolsServer {
+    fn get_info(&self) -> ServerConfig {
+        super::server_info("sagasu-tools-offline", "A searchable catalog of upstream MCP tools (Dynamic Search).")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identifiers_split() {
+        assert_eq!(split_identifier("github__createIssue"), "github create Issue");
+        assert_eq!(split_identifier("list-pull_requests"), "list pull requests");
+        assert_eq!(split_identifier("getHTTPStatus2Code"), "get HTTPStatus2 Code");
+    }
+}

@@ -1,0 +1,296 @@
+//! Text analysis shared by every index and scorer: one tokenizer for English and Japanese, so
+//! that a query and the evidence it is matched against are always cut the same way.
+//!
+//! English runs are lower-cased, stop words dropped and Snowball-stemmed. Japanese has no
+//! spaces, and no dictionary can be downloaded at build time, so CJK text is cut at script
+//! boundaries (kanji, katakana, hiragana) and kanji/katakana runs become overlapping character
+//! bigrams (a lone kanji stays a unigram). Hiragana runs are mostly particles and inflections
+//! (を, について, ました) and are dropped unless the whole text is hiragana.
+
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::UnicodeNormalization;
+
+/// A token and the byte span of the text it came from (for snippets and highlighting).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Word,
+    Han,
+    Katakana,
+    Hiragana,
+    Other,
+}
+
+fn script(c: char) -> Script {
+    match c {
+        '\u{3040}'..='\u{309F}' => Script::Hiragana,
+        '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}' => {
+            Script::Katakana
+        }
+        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}' | '々' => {
+            Script::Han
+        }
+        c if c.is_alphanumeric() => Script::Word,
+        _ => Script::Other,
+    }
+}
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// English words that carry no meaning for search. Question words are here too: "when did we
+/// decide" should match on "decide", not on "when".
+const EN_STOP: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "am", "an", "and", "any", "are", "as", "at",
+    "be", "been", "before", "being", "both", "but", "by", "can", "could", "did", "do", "does",
+    "doing", "for", "from", "had", "has", "have", "having", "he", "her", "here", "hers", "him",
+    "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "my", "no",
+    "nor", "of", "off", "on", "once", "or", "our", "ours", "out", "over", "she", "should", "so",
+    "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
+    "this", "those", "to", "too", "under", "until", "up", "us", "very", "was", "we", "were",
+    "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
+    "you", "your", "yours", "s", "t", "let", "lets", "tell", "know", "anyone", "anything",
+    "please", "thanks", "hi", "hey", "ok", "okay", "re", "ll", "ve", "d", "m",
+];
+
+/// Japanese kanji tokens that are question or filler words, not content.
+const JA_STOP: &[&str] = &["何", "誰", "件", "方", "時", "事", "今", "私", "等"];
+
+/// Whether `word` (already lower-cased) is an English stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    EN_STOP.contains(&word) || JA_STOP.contains(&word)
+}
+
+/// Normalises text for matching: NFKC (full-width Latin and digits become ASCII, half-width
+/// katakana becomes full-width) and lower case.
+pub fn normalize(text: &str) -> String {
+    text.nfkc().collect::<String>().to_lowercase()
+}
+
+/// Stems one lower-case English word.
+pub fn stem(word: &str) -> String {
+    STEMMER.stem(word).into_owned()
+}
+
+/// Cuts `text` into search tokens (see the module docs). Offsets refer to the normalised text,
+/// which for ASCII and ordinary Japanese equals the input.
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let norm = normalize(text);
+    let all_hiragana = norm
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .all(|c| script(c) == Script::Hiragana);
+    let mut out = Vec::new();
+    let mut run_start = 0usize;
+    let mut run_script = Script::Other;
+    let mut chars: Vec<(usize, char)> = Vec::with_capacity(norm.len());
+    chars.extend(norm.char_indices());
+    let mut i = 0;
+    while i <= chars.len() {
+        let (pos, s) = match chars.get(i) {
+            Some(&(p, c)) => (p, script(c)),
+            None => (norm.len(), Script::Other),
+        };
+        // Apostrophes inside English words ("don't") do not split a word.
+        let joins_word = run_script == Script::Word
+            && matches!(chars.get(i), Some((_, '\'' | '’')))
+            && matches!(chars.get(i + 1), Some((_, c)) if script(*c) == Script::Word);
+        if s != run_script && !joins_word {
+            if run_script != Script::Other {
+                emit_run(&norm[run_start..pos], run_start, run_script, all_hiragana, &mut out);
+            }
+            run_start = pos;
+            run_script = s;
+        }
+        i += 1;
+    }
+    out
+}
+
+fn emit_run(run: &str, offset: usize, script: Script, all_hiragana: bool, out: &mut Vec<Token>) {
+    match script {
+        Script::Word => {
+            let word: String = run.chars().filter(|c| *c != '\'' && *c != '’').collect();
+            if word.is_empty() || is_stop_word(&word) {
+                return;
+            }
+            let text = if word.chars().all(|c| c.is_ascii_alphabetic()) {
+                stem(&word)
+            } else {
+                word
+            };
+            out.push(Token { text, start: offset, end: offset + run.len() });
+        }
+        Script::Hiragana if !all_hiragana => {}
+        Script::Han | Script::Katakana | Script::Hiragana => {
+            let idx: Vec<(usize, char)> = run.char_indices().collect();
+            if idx.len() == 1 {
+                let t = run.to_string();
+                if !is_stop_word(&t) {
+                    out.push(Token { text: t, start: offset, end: offset + run.len() });
+                }
+                return;
+            }
+            for w in 0..idx.len() - 1 {
+                let s = idx[w].0;
+                let e = idx.get(w + 2).map(|x| x.0).unwrap_or(run.len());
+                out.push(Token { text: run[s..e].to_string(), start: offset + s, end: offset + e });
+            }
+        }
+        Script::Other => {}
+    }
+}
+
+/// The token strings of `text`, in order (duplicates kept).
+pub fn terms(text: &str) -> Vec<String> {
+    tokenize(text).into_iter().map(|t| t.text).collect()
+}
+
+/// Whether the text is mostly Japanese (by share of CJK characters among letters).
+pub fn is_japanese(text: &str) -> bool {
+    let (mut cjk, mut letters) = (0usize, 0usize);
+    for c in text.chars() {
+        match script(c) {
+            Script::Han | Script::Katakana | Script::Hiragana => {
+                cjk += 1;
+                letters += 1;
+            }
+            Script::Word => letters += 1,
+            _ => {}
+        }
+    }
+    letters > 0 && cjk * 3 >= letters
+}
+
+/// Cuts a text into sentences (English `.!?` followed by space, Japanese `。！？`, and line
+/// breaks). Returns byte ranges into `text`, trimmed, non-empty.
+pub fn sentences(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in bytes.iter().enumerate() {
+        let next_is_space = bytes.get(k + 1).is_none_or(|(_, n)| n.is_whitespace());
+        let end_here = matches!(c, '。' | '！' | '？' | '\n')
+            || (matches!(c, '.' | '!' | '?') && next_is_space);
+        if end_here {
+            let e = i + c.len_utf8();
+            push_trimmed(text, start, e, &mut out);
+            start = e;
+        }
+    }
+    push_trimmed(text, start, text.len(), &mut out);
+    out
+}
+
+fn push_trimmed(text: &str, s: usize, e: usize, out: &mut Vec<(usize, usize)>) {
+    let piece = &text[s..e];
+    let lead = piece.len() - piece.trim_start().len();
+    let trail = piece.len() - piece.trim_end().len();
+    if lead + trail < piece.len() {
+        out.push((s + lead, e - trail));
+    }
+}
+
+/// Shortens `text` to about `max_chars` characters on a char boundary, adding `…` when cut.
+pub fn truncate_chars(text: &str, max_chars: usize) -> String {
+    let mut it = text.char_indices();
+    match it.nth(max_chars) {
+        None => text.to_string(),
+        Some((i, _)) => format!("{}…", text[..i].trim_end()),
+    }
+}
+
+/// Renders Slack's message markup as plain text: `<@U123>` becomes `@name` (via `user_name`,
+/// or `@U123` when unknown), `<#C1|general>` becomes `#general`, `<https://x|label>` becomes
+/// `label (https://x)`, `<!here>` becomes `@here`, and HTML entities are decoded.
+pub fn clean_slack_markup(text: &str, user_name: &dyn Fn(&str) -> Option<String>) -> String {
+    static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        // A pattern literal: compiling it cannot fail.
+        regex::Regex::new(r"<([^<>]+)>").expect("valid regex")
+    });
+    let replaced = RE.replace_all(text, |caps: &regex::Captures| {
+        let inner = &caps[1];
+        let (target, label) = match inner.split_once('|') {
+            Some((t, l)) => (t, Some(l)),
+            None => (inner, None),
+        };
+        if let Some(id) = target.strip_prefix('@') {
+            let name = label.map(str::to_string).or_else(|| user_name(id)).unwrap_or_else(|| id.to_string());
+            format!("@{name}")
+        } else if let Some(id) = target.strip_prefix('#') {
+            format!("#{}", label.unwrap_or(id))
+        } else if let Some(special) = target.strip_prefix('!') {
+            format!("@{}", label.unwrap_or(special.split('^').next().unwrap_or(special)))
+        } else {
+            match label {
+                Some(l) if l != target => format!("{l} ({target})"),
+                _ => target.to_string(),
+            }
+        }
+    });
+    html_escape::decode_html_entities(&replaced).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str, expected: &[&str]) {
+        assert_eq!(terms(input), expected, "tokens of {input:?}");
+    }
+
+    #[test]
+    fn english_is_stemmed_and_stop_words_dropped() {
+        check("What did we decide about the pricing changes?", &["decid", "price", "chang"]);
+        check("Don't deploy on Fridays", &["dont", "deploy", "friday"]);
+    }
+
+    #[test]
+    fn japanese_becomes_bigrams_per_script_run() {
+        check("価格改定を決定しました", &["価格", "格改", "改定", "決定"]);
+        check("データベース移行", &["デー", "ータ", "タベ", "ベー", "ース", "移行"]);
+        check("何が決まった？", &["決"]);
+    }
+
+    #[test]
+    fn mixed_and_full_width_text() {
+        check("Ｑ３のSLA目標は99.9%", &["q3", "sla", "目標", "99", "9"]);
+        check("ひらがな", &["ひら", "らが", "がな"]);
+    }
+
+    #[test]
+    fn offsets_point_into_normalized_text() {
+        let t = tokenize("hello 世界");
+        assert_eq!(t[1], Token { text: "世界".into(), start: 6, end: 12 });
+    }
+
+    #[test]
+    fn sentences_split_both_languages() {
+        let text = "We chose Postgres. It is fast!\n次に移行します。完了";
+        let got: Vec<&str> = sentences(text).into_iter().map(|(s, e)| &text[s..e]).collect();
+        assert_eq!(got, ["We chose Postgres.", "It is fast!", "次に移行します。", "完了"]);
+    }
+
+    #[test]
+    fn slack_markup_is_rendered() {
+        let names = |id: &str| (id == "U1").then(|| "aiko".to_string());
+        assert_eq!(
+            clean_slack_markup("<@U1> see <#C9|pricing> &amp; <https://x.io|doc> <@U2> &lt;3 <!here>", &names),
+            "@aiko see #pricing & doc (https://x.io) @U2 <3 @here"
+        );
+    }
+
+    #[test]
+    fn language_detection() {
+        assert!(is_japanese("来週のリリースはいつ？"));
+        assert!(!is_japanese("When is the release?"));
+        assert!(is_japanese("Q3の価格改定について"));
+    }
+}

@@ -1,0 +1,364 @@
+//! YAML with positions: every configuration, policy and golden file is read through here so
+//! that each problem names the file, line and column, and all problems of a file are reported
+//! in one run.
+//!
+//! serde_norway parses the document into a `Value`; yaml-rust2's marked events give a map from
+//! each value's path (`sources.slack.command[0]`) to where it was written.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::de::DeserializeOwned;
+use serde_norway::Value;
+use yaml_rust2::parser::{Event, MarkedEventReceiver, Parser};
+use yaml_rust2::scanner::Marker;
+
+/// One problem at a place in a file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub file: PathBuf,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+    /// The offending source line, for the caret display.
+    pub source_line: Option<String>,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)?;
+        if let Some(src) = &self.source_line {
+            let pad = " ".repeat(self.line.to_string().len());
+            write!(f, "\n {pad} |\n {} | {src}\n {pad} | {}^", self.line, " ".repeat(self.column.saturating_sub(1)))?;
+        }
+        Ok(())
+    }
+}
+
+/// Every problem found in one run, in file order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Diagnostics(pub Vec<Diagnostic>);
+
+impl fmt::Display for Diagnostics {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, d) in self.0.iter().enumerate() {
+            if i > 0 {
+                writeln!(f)?;
+            }
+            write!(f, "{d}")?;
+        }
+        if self.0.len() > 1 {
+            write!(f, "\n{} problems", self.0.len())?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for Diagnostics {}
+
+impl Diagnostics {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+    pub fn push(&mut self, d: Diagnostic) {
+        self.0.push(d);
+    }
+    pub fn extend(&mut self, other: Diagnostics) {
+        self.0.extend(other.0);
+    }
+    /// `Ok(value)` when nothing was reported.
+    pub fn into_result<T>(mut self, value: T) -> Result<T, Diagnostics> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            self.0.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+            Err(self)
+        }
+    }
+}
+
+/// A parsed YAML document and where each of its values was written.
+#[derive(Debug, Clone)]
+pub struct Document {
+    pub file: PathBuf,
+    pub text: String,
+    pub value: Value,
+    /// path -> (line, column) of the key (for mapping entries) or of the item.
+    keys: HashMap<String, (usize, usize)>,
+    /// path -> (line, column) of the value.
+    values: HashMap<String, (usize, usize)>,
+}
+
+#[derive(Debug)]
+enum Frame {
+    Map { path: String, key: Option<String> },
+    Seq { path: String, idx: usize },
+}
+
+#[derive(Default)]
+struct SpanCollector {
+    stack: Vec<Frame>,
+    keys: HashMap<String, (usize, usize)>,
+    values: HashMap<String, (usize, usize)>,
+}
+
+fn join(parent: &str, key: &str) -> String {
+    if parent.is_empty() { key.to_string() } else { format!("{parent}.{key}") }
+}
+
+impl SpanCollector {
+    /// Where the next value goes; `None` when the event is a mapping key.
+    fn next_value_path(&mut self, ev: &Event, at: (usize, usize)) -> Option<String> {
+        match self.stack.last_mut() {
+            None => Some(String::new()),
+            Some(Frame::Map { path, key }) => match key.take() {
+                Some(k) => Some(join(path, &k)),
+                None => {
+                    if let Event::Scalar(s, ..) = ev {
+                        let p = join(path, s);
+                        self.keys.insert(p, at);
+                        *key = Some(s.clone());
+                    }
+                    None
+                }
+            },
+            Some(Frame::Seq { path, idx }) => {
+                let p = format!("{path}[{idx}]");
+                *idx += 1;
+                self.keys.insert(p.clone(), at);
+                Some(p)
+            }
+        }
+    }
+}
+
+impl MarkedEventReceiver for SpanCollector {
+    fn on_event(&mut self, ev: Event, mark: Marker) {
+        let at = (mark.line(), mark.col() + 1);
+        match &ev {
+            Event::Scalar(..) | Event::Alias(..) => {
+                if let Some(p) = self.next_value_path(&ev, at) {
+                    self.values.insert(p, at);
+                }
+            }
+            Event::MappingStart(..) | Event::SequenceStart(..) => {
+                let p = self.next_value_path(&ev, at).unwrap_or_default();
+                self.values.insert(p.clone(), at);
+                self.stack.push(match ev {
+                    Event::MappingStart(..) => Frame::Map { path: p, key: None },
+                    _ => Frame::Seq { path: p, idx: 0 },
+                });
+            }
+            Event::MappingEnd | Event::SequenceEnd => {
+                self.stack.pop();
+            }
+            _ => {}
+        }
+    }
+}
+
+impl Document {
+    /// Reads and parses a file.
+    pub fn load(path: &Path) -> Result<Document, Diagnostics> {
+        let text = std::fs::read_to_string(path).map_err(|e| {
+            Diagnostics(vec![Diagnostic {
+                file: path.to_path_buf(),
+                line: 1,
+                column: 1,
+                message: format!("cannot read the file: {e}"),
+                source_line: None,
+            }])
+        })?;
+        Document::parse(path, text)
+    }
+
+    /// Parses YAML text that came from `file`.
+    pub fn parse(file: &Path, text: String) -> Result<Document, Diagnostics> {
+        let value: Value = match serde_norway::from_str(&text) {
+            Ok(v) => v,
+            Err(e) => {
+                let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((1, 1));
+                let msg = e.to_string();
+                // serde_norway appends " at line X column Y"; the position is shown separately.
+                let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+                return Err(Diagnostics(vec![make(file, &text, line, column, format!("invalid YAML: {msg}"))]));
+            }
+        };
+        let mut spans = SpanCollector::default();
+        // serde_norway accepted it; yaml-rust2 only adds positions, so its failure loses nothing
+        // but precision.
+        let _ = Parser::new_from_str(&text).load(&mut spans, false);
+        Ok(Document { file: file.to_path_buf(), text, value, keys: spans.keys, values: spans.values })
+    }
+
+    fn lookup(&self, path: &str, key: bool) -> (usize, usize) {
+        let mut p = path.to_string();
+        loop {
+            let found = if key { self.keys.get(&p).or_else(|| self.values.get(&p)) } else { self.values.get(&p).or_else(|| self.keys.get(&p)) };
+            if let Some(&at) = found {
+                return at;
+            }
+            match p.rfind(['.', '[']) {
+                Some(i) => p.truncate(i),
+                None => return self.values.get("").copied().unwrap_or((1, 1)),
+            }
+        }
+    }
+
+    /// A problem with the value at `path`.
+    pub fn error_at(&self, path: &str, message: impl Into<String>) -> Diagnostic {
+        let (line, column) = self.lookup(path, false);
+        make(&self.file, &self.text, line, column, message.into())
+    }
+
+    /// A problem with the key at `path` (an unknown key, say).
+    pub fn error_at_key(&self, path: &str, message: impl Into<String>) -> Diagnostic {
+        let (line, column) = self.lookup(path, true);
+        make(&self.file, &self.text, line, column, message.into())
+    }
+
+    /// The value at `path` (dotted keys), if present.
+    pub fn get(&self, path: &str) -> Option<&Value> {
+        let mut v = &self.value;
+        for k in path.split('.').filter(|k| !k.is_empty()) {
+            v = v.get(k)?;
+        }
+        Some(v)
+    }
+
+    /// The path of a scalar equal to `s` under `path` (the first in file order).
+    fn find_scalar(&self, path: &str, s: &str) -> Option<String> {
+        let mut found: Vec<(&(usize, usize), &String)> = self
+            .values
+            .iter()
+            .filter(|(p, _)| p.starts_with(path))
+            .filter(|(p, _)| self.get_path(p).and_then(Value::as_str) == Some(s))
+            .map(|(p, at)| (at, p))
+            .collect();
+        found.sort();
+        found.first().map(|(_, p)| p.to_string())
+    }
+
+    /// The value at a dotted path with `[i]` indexes.
+    fn get_path(&self, path: &str) -> Option<&Value> {
+        let mut v = &self.value;
+        for part in path.split('.').filter(|k| !k.is_empty()) {
+            let (key, idx) = match part.find('[') {
+                Some(i) => (&part[..i], Some(&part[i..])),
+                None => (part, None),
+            };
+            if !key.is_empty() {
+                v = v.get(key)?;
+            }
+            if let Some(idx) = idx {
+                for n in idx.split(['[', ']']).filter(|x| !x.is_empty()) {
+                    v = v.get(n.parse::<usize>().ok()?)?;
+                }
+            }
+        }
+        Some(v)
+    }
+
+    /// Deserializes the value at `path` into `T`, pointing an error at the offending key or
+    /// value (serde names unknown and missing fields; those are found under `path`).
+    pub fn deserialize<T: DeserializeOwned>(&self, path: &str, value: &Value) -> Result<T, Diagnostic> {
+        serde_norway::from_value(value.clone()).map_err(|e| {
+            let msg = e.to_string();
+            if let Some(bad) = quoted_after(&msg, "unknown variant `") {
+                if let Some(p) = self.find_scalar(path, &bad) {
+                    return self.error_at(&p, msg);
+                }
+            }
+            let field = field_in_message(&msg);
+            match field {
+                Some((f, true)) => self.error_at_key(&join(path, &f), msg),
+                Some((f, false)) => self.error_at(&join(path, &f), msg),
+                None => self.error_at(path, msg),
+            }
+        })
+    }
+}
+
+fn quoted_after(msg: &str, prefix: &str) -> Option<String> {
+    let i = msg.find(prefix)?;
+    let rest = &msg[i + prefix.len()..];
+    rest.find('`').map(|j| rest[..j].to_string())
+}
+
+/// Finds the field a serde message is about: (`name`, is_unknown_key).
+fn field_in_message(msg: &str) -> Option<(String, bool)> {
+    let grab = |prefix: &str| {
+        msg.find(prefix).and_then(|i| {
+            let rest = &msg[i + prefix.len()..];
+            rest.find('`').map(|j| rest[..j].to_string())
+        })
+    };
+    if let Some(f) = grab("unknown field `") {
+        return Some((f, true));
+    }
+    if msg.contains("missing field `") {
+        // A missing field is reported at the mapping that lacks it.
+        return None;
+    }
+    // "sources.slack: invalid type ..." style prefixes name a nested path
+    let head = msg.split(": ").next().unwrap_or("");
+    if !head.contains(' ') && !head.is_empty() && head != msg {
+        return Some((head.to_string(), false));
+    }
+    None
+}
+
+fn make(file: &Path, text: &str, line: usize, column: usize, message: String) -> Diagnostic {
+    Diagnostic {
+        file: file.to_path_buf(),
+        line,
+        column,
+        message,
+        source_line: text.lines().nth(line.saturating_sub(1)).map(str::to_string),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn doc(text: &str) -> Document {
+        Document::parse(Path::new("t.yaml"), text.to_string()).unwrap()
+    }
+
+    #[test]
+    fn paths_map_to_positions() {
+        let d = doc("a: 1\nsources:\n  slack:\n    command: [x, y]\n    kind: slack\nlist:\n  - one\n  - two\n");
+        assert_eq!(d.lookup("sources.slack.kind", true), (5, 5));
+        assert_eq!(d.lookup("sources.slack.kind", false), (5, 11));
+        assert_eq!(d.lookup("sources.slack.command[1]", false), (4, 18));
+        assert_eq!(d.lookup("list[1]", false), (8, 5));
+        // unknown paths fall back to the nearest known parent
+        assert_eq!(d.lookup("sources.slack.nope", true), (3, 3));
+    }
+
+    #[test]
+    fn syntax_errors_have_positions_and_a_caret() {
+        let e = Document::parse(Path::new("p.yaml"), "a: [1, 2\nb: 3\n".into()).unwrap_err();
+        let shown = e.to_string();
+        assert!(shown.starts_with("p.yaml:"), "{shown}");
+        assert!(shown.contains("invalid YAML"), "{shown}");
+        assert!(shown.contains('^'), "{shown}");
+    }
+
+    #[test]
+    fn unknown_fields_point_at_the_key() {
+        #[derive(serde::Deserialize, Debug)]
+        #[serde(deny_unknown_fields)]
+        #[allow(dead_code)]
+        struct S {
+            kind: String,
+        }
+        let d = doc("s:\n  kind: a\n  knd: b\n");
+        let v = d.get("s").unwrap().clone();
+        let e = d.deserialize::<S>("s", &v).unwrap_err();
+        assert_eq!((e.line, e.column), (3, 3));
+        assert!(e.message.contains("unknown field `knd`"), "{}", e.message);
+    }
+}
