@@ -129,3 +129,41 @@ pub(crate) fn server_info(name: &str, instructions: &str) -> rmcp::model::Server
         .with_server_info(Implementation::new(name, env!("CARGO_PKG_VERSION")))
         .with_instructions(instructions)
 }
+
+/// The kinds of offline server `sagasu source` can run.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum OfflineKind {
+    Slack,
+    Notion,
+    Rocketchat,
+    Tools,
+}
+
+/// Loads the export in `data` and serves it over stdio, or over streamable HTTP at `http`.
+pub async fn run(kind: OfflineKind, data: &Path, http: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
+    use anyhow::Context;
+    let started = std::time::Instant::now();
+    macro_rules! serve {
+        ($export:expr, $server:expr, $name:literal, $count:expr) => {{
+            let export = $export.with_context(|| format!("cannot load the {} export", $name))?;
+            log_warnings($name, &export.warnings);
+            tracing::info!(items = $count(&export), ms = started.elapsed().as_millis() as u64, "{} export indexed", $name);
+            let server = $server(export);
+            match http {
+                None => serve_stdio(server).await,
+                Some(addr) => {
+                    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on `{addr}`"))?;
+                    eprintln!("serving the offline {} source at http://{}/mcp", $name, listener.local_addr()?);
+                    crate::http::serve(server, listener, crate::http::shutdown_signal()).await?;
+                    Ok(())
+                }
+            }
+        }};
+    }
+    match kind {
+        OfflineKind::Slack => serve!(slack::SlackExport::load(data), slack::SlackServer::new, "slack", |e: &slack::SlackExport| e.messages.len()),
+        OfflineKind::Notion => serve!(notion::NotionExport::load(data), notion::NotionServer::new, "notion", |e: &notion::NotionExport| e.pages.len()),
+        OfflineKind::Rocketchat => serve!(rocketchat::RocketExport::load(data), rocketchat::RocketServer::new, "rocketchat", |e: &rocketchat::RocketExport| e.messages.len()),
+        OfflineKind::Tools => serve!(tools::ToolCatalog::load(data), tools::ToolsServer::new, "tools", |e: &tools::ToolCatalog| e.entries.len()),
+    }
+}

@@ -1,0 +1,189 @@
+//! One MCP client connection per source: started on first use and reused, restarted when the
+//! child died, every call under the source's deadline, and stopped on shutdown.
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
+use rmcp::service::{RoleClient, RunningService, ServiceError};
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::ServiceExt;
+use tokio::sync::Mutex;
+
+use super::SourceError;
+use crate::config::{SourceConfig, Transport};
+
+type Client = RunningService<RoleClient, ()>;
+
+struct Live {
+    client: Arc<Client>,
+    pid: Option<u32>,
+}
+
+/// A lazily started, self-healing MCP client for one source.
+pub struct Connection {
+    pub config: SourceConfig,
+    live: Mutex<Option<Live>>,
+    starts: std::sync::atomic::AtomicUsize,
+    tool_names: tokio::sync::OnceCell<Vec<String>>,
+}
+
+impl Connection {
+    pub fn new(config: SourceConfig) -> Connection {
+        Connection { config, live: Mutex::new(None), starts: Default::default(), tool_names: Default::default() }
+    }
+
+    /// How many times the server has been started (1 after the first call; more after restarts).
+    pub fn starts(&self) -> usize {
+        self.starts.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The child's process id, for a stdio source that is running.
+    pub async fn pid(&self) -> Option<u32> {
+        self.live.lock().await.as_ref().and_then(|l| l.pid)
+    }
+
+    async fn start(&self) -> Result<Live, SourceError> {
+        self.starts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        match &self.config.transport {
+            Transport::Stdio { program, args, cwd, env } => {
+                let mut cmd = tokio::process::Command::new(program);
+                cmd.args(args).current_dir(cwd).envs(env).kill_on_drop(true);
+                // Offline servers log warnings only, unless the user asked for more.
+                if std::env::var_os("RUST_LOG").is_none() {
+                    cmd.env("RUST_LOG", "warn");
+                }
+                let (proc, _) = TokioChildProcess::builder(cmd)
+                    .stderr(Stdio::inherit())
+                    .spawn()
+                    .map_err(|e| SourceError::Spawn(format!("cannot start `{}`: {e}", program.display())))?;
+                let pid = proc.id();
+                let client = ().serve(proc).await.map_err(|e| SourceError::Protocol(format!("handshake failed: {e}")))?;
+                Ok(Live { client: Arc::new(client), pid })
+            }
+            Transport::Http { url, headers } => {
+                use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+                let mut cfg = StreamableHttpClientTransportConfig::with_uri(url.as_str());
+                let mut custom = HashMap::new();
+                for (k, v) in headers {
+                    if k.eq_ignore_ascii_case("authorization") {
+                        cfg = cfg.auth_header(v.strip_prefix("Bearer ").unwrap_or(v).to_string());
+                        continue;
+                    }
+                    let name = http::HeaderName::from_bytes(k.as_bytes())
+                        .map_err(|_| SourceError::Protocol(format!("invalid header name `{k}`")))?;
+                    // Header values can hold secrets: never echo them.
+                    let value = http::HeaderValue::from_str(v)
+                        .map_err(|_| SourceError::Protocol(format!("invalid value for header `{k}`")))?;
+                    custom.insert(name, value);
+                }
+                let transport = StreamableHttpClientTransport::from_config(cfg.custom_headers(custom));
+                let client = ().serve(transport).await.map_err(|e| classify_init(&e.to_string()))?;
+                Ok(Live { client: Arc::new(client), pid: None })
+            }
+        }
+    }
+
+    /// The running client, started or restarted as needed.
+    async fn client(&self) -> Result<Arc<Client>, SourceError> {
+        let mut guard = self.live.lock().await;
+        if let Some(l) = guard.as_ref() {
+            if !l.client.is_closed() {
+                return Ok(l.client.clone());
+            }
+            tracing::info!(source = %self.config.name, "server is gone; restarting");
+        }
+        let live = self.start().await?;
+        let c = live.client.clone();
+        *guard = Some(live);
+        Ok(c)
+    }
+
+    async fn forget(&self, client: &Arc<Client>) {
+        let mut guard = self.live.lock().await;
+        if guard.as_ref().is_some_and(|l| Arc::ptr_eq(&l.client, client)) {
+            *guard = None;
+        }
+    }
+
+    /// Calls a tool under the source's deadline. A connection that broke is restarted and the
+    /// call tried once more within the same deadline.
+    pub async fn call(&self, tool: &str, args: JsonObject) -> Result<CallToolResult, SourceError> {
+        self.call_within(tool, args, self.config.timeout).await
+    }
+
+    pub async fn call_within(&self, tool: &str, args: JsonObject, deadline: Duration) -> Result<CallToolResult, SourceError> {
+        let attempt = async {
+            for round in 0..2 {
+                let client = self.client().await?;
+                let params = CallToolRequestParams::new(tool.to_string()).with_arguments(args.clone());
+                match client.peer().call_tool(params).await {
+                    Ok(r) => return Ok(r),
+                    Err(ServiceError::TransportClosed | ServiceError::TransportSend(_)) if round == 0 => {
+                        self.forget(&client).await;
+                    }
+                    Err(e) => return Err(classify(e)),
+                }
+            }
+            Err(SourceError::Protocol("the server closed the connection twice".into()))
+        };
+        match tokio::time::timeout(deadline, attempt).await {
+            Ok(r) => r,
+            Err(_) => Err(SourceError::Timeout(deadline)),
+        }
+    }
+
+    /// Lists the server's tools under the deadline.
+    pub async fn list_tools(&self) -> Result<Vec<Tool>, SourceError> {
+        let attempt = async {
+            let client = self.client().await?;
+            client.peer().list_all_tools().await.map_err(classify)
+        };
+        match tokio::time::timeout(self.config.timeout, attempt).await {
+            Ok(r) => r,
+            Err(_) => Err(SourceError::Timeout(self.config.timeout)),
+        }
+    }
+
+    /// The server's tool names, listed once and remembered (for choosing a preset).
+    pub async fn tool_names(&self) -> Result<&[String], SourceError> {
+        self.tool_names
+            .get_or_try_init(|| async { Ok(self.list_tools().await?.into_iter().map(|t| t.name.to_string()).collect()) })
+            .await
+            .map(Vec::as_slice)
+    }
+
+    /// Stops the server (closing stdio lets a child exit; it is killed if it does not).
+    pub async fn shutdown(&self) {
+        let live = self.live.lock().await.take();
+        if let Some(l) = live {
+            match Arc::try_unwrap(l.client) {
+                Ok(mut c) => {
+                    let _ = c.close_with_timeout(Duration::from_secs(2)).await;
+                }
+                Err(shared) => shared.cancellation_token().cancel(),
+            }
+        }
+    }
+}
+
+fn classify(e: ServiceError) -> SourceError {
+    match e {
+        ServiceError::McpError(d) => SourceError::Tool(d.message.to_string()),
+        ServiceError::Timeout { timeout } => SourceError::Timeout(timeout),
+        other => SourceError::Protocol(other.to_string()),
+    }
+}
+
+fn classify_init(msg: &str) -> SourceError {
+    let m = msg.to_lowercase();
+    if m.contains("401") || m.contains("403") || m.contains("auth") {
+        SourceError::Auth(msg.to_string())
+    } else if m.contains("429") {
+        SourceError::RateLimited(msg.to_string())
+    } else {
+        SourceError::Protocol(format!("cannot connect: {msg}"))
+    }
+}

@@ -1,0 +1,167 @@
+//! All configured sources, asked in parallel: every source call has its own deadline and sits
+//! under a concurrency limit, and a slow or broken source never holds up the others. What each
+//! source did is recorded as a `SourceOutcome`, one per configured source, always.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use futures::future::join_all;
+use serde::Serialize;
+use tokio::sync::Semaphore;
+use tracing::Instrument;
+
+use super::{Connection, SourceError, SourceQuery, SourceResult};
+use crate::config::Config;
+use crate::hit::Hit;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SourceStatus {
+    Ok,
+    Empty,
+    Timeout,
+    Error,
+    Skipped,
+}
+
+/// What one source did for one question.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SourceOutcome {
+    pub name: String,
+    pub status: SourceStatus,
+    pub hits: Vec<Hit>,
+    pub latency_ms: u64,
+    pub truncated: bool,
+    pub note: Option<String>,
+}
+
+impl SourceOutcome {
+    fn from_result(name: &str, r: Result<SourceResult, SourceError>, latency: Duration) -> SourceOutcome {
+        let latency_ms = latency.as_millis() as u64;
+        match r {
+            Ok(res) => SourceOutcome {
+                name: name.to_string(),
+                status: if res.hits.is_empty() { SourceStatus::Empty } else { SourceStatus::Ok },
+                hits: res.hits,
+                latency_ms,
+                truncated: res.truncated,
+                note: res.note,
+            },
+            Err(e) => SourceOutcome {
+                name: name.to_string(),
+                status: if matches!(e, SourceError::Timeout(_)) { SourceStatus::Timeout } else { SourceStatus::Error },
+                hits: Vec::new(),
+                latency_ms,
+                truncated: false,
+                note: Some(e.to_string()),
+            },
+        }
+    }
+
+    fn skipped(name: &str, why: &str) -> SourceOutcome {
+        SourceOutcome {
+            name: name.to_string(),
+            status: SourceStatus::Skipped,
+            hits: Vec::new(),
+            latency_ms: 0,
+            truncated: false,
+            note: Some(why.to_string()),
+        }
+    }
+}
+
+/// One line of `sagasu check`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Health {
+    pub name: String,
+    pub kind: &'static str,
+    pub enabled: bool,
+    pub result: Result<Vec<String>, SourceError>,
+    pub latency_ms: u64,
+}
+
+/// Connections to every configured source.
+pub struct SourcePool {
+    conns: Vec<Arc<Connection>>,
+    limit: Arc<Semaphore>,
+}
+
+/// Source calls in flight at once, across all questions sharing the pool.
+pub const DEFAULT_CONCURRENCY: usize = 16;
+
+impl SourcePool {
+    pub fn new(config: &Config) -> SourcePool {
+        SourcePool {
+            conns: config.sources.iter().cloned().map(|s| Arc::new(Connection::new(s))).collect(),
+            limit: Arc::new(Semaphore::new(DEFAULT_CONCURRENCY)),
+        }
+    }
+
+    pub fn connections(&self) -> &[Arc<Connection>] {
+        &self.conns
+    }
+
+    pub fn connection(&self, name: &str) -> Option<&Arc<Connection>> {
+        self.conns.iter().find(|c| c.config.name == name)
+    }
+
+    /// Asks every enabled source its query in parallel. `queries` maps a source name to its
+    /// translated query; a source without one is skipped with `why_skipped`. The whole fan-out
+    /// ends at `deadline`: a source still running then is recorded as timed out.
+    pub async fn search_all(&self, queries: &HashMap<String, SourceQuery>, deadline: Duration) -> Vec<SourceOutcome> {
+        let calls = self.conns.iter().map(|c| {
+            let name = c.config.name.clone();
+            let limit = self.limit.clone();
+            let q = queries.get(&name).cloned();
+            let span = tracing::info_span!("source", source = %name, latency_ms = tracing::field::Empty, hits = tracing::field::Empty);
+            async move {
+                if !c.config.enabled {
+                    return SourceOutcome::skipped(&name, "disabled in the configuration");
+                }
+                let Some(q) = q else {
+                    return SourceOutcome::skipped(&name, "not asked for this question");
+                };
+                let start = Instant::now();
+                let Ok(_permit) = limit.acquire_owned().await else {
+                    return SourceOutcome::skipped(&name, "shutting down");
+                };
+                let r = match tokio::time::timeout(deadline, super::search(c, &q)).await {
+                    Ok(r) => r,
+                    Err(_) => Err(SourceError::Timeout(deadline)),
+                };
+                let out = SourceOutcome::from_result(&name, r, start.elapsed());
+                tracing::Span::current().record("latency_ms", out.latency_ms).record("hits", out.hits.len());
+                tracing::debug!(status = ?out.status, "source finished");
+                out
+            }
+            .instrument(span)
+        });
+        join_all(calls).await
+    }
+
+    /// Connects to every source and lists its tools.
+    pub async fn check(&self) -> Vec<Health> {
+        join_all(self.conns.iter().map(|c| async move {
+            let start = Instant::now();
+            let result = if c.config.enabled {
+                c.list_tools().await.map(|ts| ts.into_iter().map(|t| t.name.to_string()).collect())
+            } else {
+                Ok(Vec::new())
+            };
+            Health {
+                name: c.config.name.clone(),
+                kind: c.config.kind.as_str(),
+                enabled: c.config.enabled,
+                result,
+                latency_ms: start.elapsed().as_millis() as u64,
+            }
+        }))
+        .await
+    }
+
+    /// Stops every source's server.
+    pub async fn shutdown(&self) {
+        join_all(self.conns.iter().map(|c| c.shutdown())).await;
+    }
+}
