@@ -26,6 +26,23 @@ enum Command {
         #[arg(long)]
         config: Option<PathBuf>,
     },
+    /// Ask every source (or one) for raw hits, unranked: what each source returns, normalised.
+    Search {
+        /// The configuration file (default: the bundled demo).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Only this source.
+        #[arg(long)]
+        source: Option<String>,
+        /// Most hits per source.
+        #[arg(long, default_value_t = 10)]
+        limit: usize,
+        /// Print JSON instead of a list.
+        #[arg(long)]
+        json: bool,
+        /// The search words.
+        query: String,
+    },
     /// Serve an offline export as an MCP server (stdio by default).
     Source {
         /// Which kind of export.
@@ -78,6 +95,49 @@ async fn run(cli: Cli) -> ExitCode {
             let (table, ok) = sagasu::check::render(&rows);
             print!("{table}");
             if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
+        }
+        Command::Search { config, source, limit, json, query } => {
+            let config = match load_config(config) {
+                Ok(c) => c,
+                Err(code) => return code,
+            };
+            if let Some(s) = &source {
+                if config.source(s).is_none() {
+                    let names: Vec<&str> = config.sources.iter().map(|s| s.name.as_str()).collect();
+                    eprintln!("error: no source named `{s}` (configured: {})", names.join(", "));
+                    return ExitCode::from(2);
+                }
+            }
+            if query.trim().is_empty() {
+                eprintln!("error: the query is empty");
+                return ExitCode::from(2);
+            }
+            let pool = SourcePool::new(&config);
+            let queries = config
+                .sources
+                .iter()
+                .filter(|s| source.as_deref().is_none_or(|n| n == s.name))
+                .map(|s| (s.name.clone(), sagasu::sources::SourceQuery::new(query.clone(), limit)))
+                .collect();
+            let mut outcomes = pool.search_all(&queries, std::time::Duration::from_secs(30)).await;
+            outcomes.retain(|o| source.as_deref().is_none_or(|n| n == o.name));
+            pool.shutdown().await;
+            if json {
+                let v: Vec<serde_json::Value> = outcomes
+                    .iter()
+                    .map(|o| serde_json::json!({"source": o.name, "status": o.status, "latency_ms": o.latency_ms, "truncated": o.truncated, "note": o.note, "hits": o.hits}))
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+            } else {
+                for o in &outcomes {
+                    println!("## {} ({:?}, {} hits, {} ms){}", o.name, o.status, o.hits.len(), o.latency_ms, o.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default());
+                    for h in &o.hits {
+                        let when = h.timestamp.map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default();
+                        println!("- {} [{}] {} {} — {}", h.id, h.kind, when, h.author.as_deref().unwrap_or(""), sagasu::text::truncate_chars(&h.text.replace('\n', " "), 100));
+                    }
+                }
+            }
+            ExitCode::SUCCESS
         }
         Command::Source { kind, data, http } => {
             let addr = match http.as_deref().map(sagasu::http::parse_addr).transpose() {
