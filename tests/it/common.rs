@@ -1,0 +1,44 @@
+//! Shared helpers: paths to the demo workspace and configurations that run the built binary.
+
+use std::path::{Path, PathBuf};
+
+use sagasu::config::Config;
+use sagasu::yaml::Document;
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn demo() -> PathBuf {
+    repo().join("examples/acme")
+}
+
+pub fn bin() -> &'static str {
+    env!("CARGO_BIN_EXE_sagasu")
+}
+
+/// A configuration whose `sagasu` commands run the built binary (tests run inside the test
+/// executable, so `current_exe` would be the wrong program).
+pub fn config_from(yaml: &str, dir: &Path) -> Config {
+    let yaml = yaml.replace("[sagasu,", &format!("[{:?},", bin()));
+    let doc = Document::parse(&dir.join("sagasu.yaml"), yaml).expect("valid yaml");
+    Config::from_document(&doc, &|_| None).expect("valid config")
+}
+
+/// The demo's four offline sources.
+pub fn demo_config() -> Config {
+    let text = std::fs::read_to_string(demo().join("sagasu.yaml")).expect("demo config");
+    config_from(&text, &demo())
+}
+
+/// Whether `id` has the contract's shape for its source kind (contracts section 1).
+pub fn is_contract_id(id: &str) -> bool {
+    let Some((source, native)) = id.split_once(':') else { return false };
+    match source {
+        "slack" => native.split_once('/').is_some_and(|(c, ts)| !c.is_empty() && ts.len() == 17 && ts.as_bytes()[10] == b'.'),
+        "notion" => native.len() == 32 && native.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()),
+        "rocketchat" => !native.is_empty() && native.chars().all(|c| c.is_ascii_alphanumeric()),
+        "tools" => native.split_once("__").is_some_and(|(s, t)| !s.is_empty() && !t.is_empty()),
+        _ => false,
+    }
+}

@@ -1,0 +1,11 @@
+//! sagasu's integration tests, in one binary: in-process MCP tests over `tokio::io::duplex`,
+//! source tests against the built executable's offline servers, and CLI end-to-end tests.
+
+#[path = "it/cli.rs"]
+mod cli;
+#[path = "it/common.rs"]
+mod common;
+#[path = "it/offline_mcp.rs"]
+mod offline_mcp;
+#[path = "it/sources.rs"]
+mod sources;
