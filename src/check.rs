@@ -7,7 +7,14 @@ use crate::sources::pool::Health;
 /// Renders the health table. Returns the table and whether every enabled source is healthy.
 pub fn render(rows: &[Health]) -> (String, bool) {
     let mut ok = true;
-    let mut lines = vec![["source".to_string(), "kind".into(), "status".into(), "tools".into(), "latency".into(), "detail".into()]];
+    let mut lines = vec![[
+        "source".to_string(),
+        "kind".into(),
+        "status".into(),
+        "tools".into(),
+        "latency".into(),
+        "detail".into(),
+    ]];
     for h in rows {
         let (status, tools, detail) = match (&h.result, h.enabled) {
             (_, false) => ("disabled".to_string(), "-".to_string(), String::new()),
@@ -23,9 +30,18 @@ pub fn render(rows: &[Health]) -> (String, bool) {
                 ("FAILED".to_string(), "-".to_string(), e.to_string())
             }
         };
-        lines.push([h.name.clone(), h.kind.to_string(), status, tools, format!("{} ms", h.latency_ms), detail]);
+        lines.push([
+            h.name.clone(),
+            h.kind.to_string(),
+            status,
+            tools,
+            format!("{} ms", h.latency_ms),
+            detail,
+        ]);
     }
-    let widths: Vec<usize> = (0..5).map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = (0..5)
+        .map(|i| lines.iter().map(|l| l[i].chars().count()).max().unwrap_or(0))
+        .collect();
     let mut out = String::new();
     for l in &lines {
         for (i, w) in widths.iter().enumerate() {

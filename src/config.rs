@@ -113,9 +113,17 @@ pub struct GenericMapping {
 #[derive(Debug, Clone, PartialEq)]
 pub enum Transport {
     /// A stdio MCP server: program, arguments, working directory and extra environment.
-    Stdio { program: PathBuf, args: Vec<String>, cwd: PathBuf, env: BTreeMap<String, String> },
+    Stdio {
+        program: PathBuf,
+        args: Vec<String>,
+        cwd: PathBuf,
+        env: BTreeMap<String, String>,
+    },
     /// A streamable-HTTP MCP endpoint with headers (secrets already expanded).
-    Http { url: String, headers: BTreeMap<String, String> },
+    Http {
+        url: String,
+        headers: BTreeMap<String, String>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -172,7 +180,11 @@ impl Config {
         let mut problems = Diagnostics::default();
         let raw: RawConfig = doc.deserialize("", &doc.value).map_err(|d| Diagnostics(vec![d]))?;
         let dir = doc.file.parent().map(Path::to_path_buf).unwrap_or_default();
-        let dir = if dir.as_os_str().is_empty() { PathBuf::from(".") } else { dir };
+        let dir = if dir.as_os_str().is_empty() {
+            PathBuf::from(".")
+        } else {
+            dir
+        };
         let mut sources = Vec::new();
         for (k, v) in &raw.sources {
             let Some(name) = k.as_str() else {
@@ -181,7 +193,10 @@ impl Config {
             };
             let at = format!("sources.{name}");
             if !is_valid_source_name(name) {
-                problems.push(doc.error_at_key(&at, format!("source name `{name}` may use only letters, digits, `_` and `-`")));
+                problems.push(doc.error_at_key(
+                    &at,
+                    format!("source name `{name}` may use only letters, digits, `_` and `-`"),
+                ));
             }
             match doc.deserialize::<RawSource>(&at, v) {
                 Ok(rs) => match validate_source(doc, &at, name, rs, &dir, env) {
@@ -198,7 +213,11 @@ impl Config {
             Some(p) => dir.join(p),
             None => dir.join("policies"),
         };
-        problems.into_result(Config { path: doc.file.clone(), sources, policies })
+        problems.into_result(Config {
+            path: doc.file.clone(),
+            sources,
+            policies,
+        })
     }
 
     pub fn source(&self, name: &str) -> Option<&SourceConfig> {
@@ -222,7 +241,10 @@ fn validate_source(
             None
         }
         (None, None) => {
-            problems.push(doc.error_at_key(at, format!("source `{name}` needs `command` (a stdio server) or `url` (streamable HTTP)")));
+            problems.push(doc.error_at_key(
+                at,
+                format!("source `{name}` needs `command` (a stdio server) or `url` (streamable HTTP)"),
+            ));
             None
         }
         (Some(cmd), None) => {
@@ -245,12 +267,20 @@ fn validate_source(
                 } else {
                     PathBuf::from(&cmd[0])
                 };
-                Some(Transport::Stdio { program, args: cmd[1..].to_vec(), cwd: dir.to_path_buf(), env: envs })
+                Some(Transport::Stdio {
+                    program,
+                    args: cmd[1..].to_vec(),
+                    cwd: dir.to_path_buf(),
+                    env: envs,
+                })
             }
         }
         (None, Some(url)) => {
             if !(url.starts_with("http://") || url.starts_with("https://")) {
-                problems.push(err("url", format!("`url` must start with http:// or https://, got `{url}`")));
+                problems.push(err(
+                    "url",
+                    format!("`url` must start with http:// or https://, got `{url}`"),
+                ));
             }
             let mut headers = BTreeMap::new();
             for (k, v) in rs.headers {
@@ -267,17 +297,23 @@ fn validate_source(
     if rs.timeout_ms == Some(0) {
         problems.push(err("timeout_ms", "`timeout_ms` must be above 0".into()));
     }
-    let preset_ok = match (rs.kind, rs.preset) {
-        (_, None) => true,
-        (SourceKind::Slack, Some(Preset::SlackHosted | Preset::SlackKorotovsky)) => true,
-        (SourceKind::Notion, Some(Preset::NotionHosted | Preset::NotionApi)) => true,
-        _ => false,
-    };
+    let preset_ok = matches!(
+        (rs.kind, rs.preset),
+        (_, None)
+            | (SourceKind::Slack, Some(Preset::SlackHosted | Preset::SlackKorotovsky))
+            | (SourceKind::Notion, Some(Preset::NotionHosted | Preset::NotionApi))
+    );
     if !preset_ok {
-        problems.push(err("preset", format!("preset does not fit kind `{}`", rs.kind.as_str())));
+        problems.push(err(
+            "preset",
+            format!("preset does not fit kind `{}`", rs.kind.as_str()),
+        ));
     }
     if rs.kind == SourceKind::Generic && rs.mapping.is_none() {
-        problems.push(doc.error_at_key(at, "a `generic` source needs a `mapping` (tool, arguments, results, id, text, ...)"));
+        problems.push(doc.error_at_key(
+            at,
+            "a `generic` source needs a `mapping` (tool, arguments, results, id, text, ...)",
+        ));
     }
     if rs.kind != SourceKind::Generic && rs.mapping.is_some() {
         problems.push(doc.error_at_key(&format!("{at}.mapping"), "`mapping` is only for `kind: generic`"));
@@ -338,10 +374,19 @@ mod tests {
         .unwrap_err();
         let shown = e.to_string();
         assert_eq!(e.0.len(), 4, "{shown}");
-        assert!(shown.contains("cfg/sagasu.yaml:2:3: source `a` needs `command`"), "{shown}");
+        assert!(
+            shown.contains("cfg/sagasu.yaml:2:3: source `a` needs `command`"),
+            "{shown}"
+        );
         assert!(shown.contains("cfg/sagasu.yaml:6:10: `url` must start with"), "{shown}");
-        assert!(shown.contains("cfg/sagasu.yaml:11:22: environment variable `MISSING` is not set"), "{shown}");
-        assert!(shown.contains("cfg/sagasu.yaml:13:11: unknown variant `slak`"), "{shown}");
+        assert!(
+            shown.contains("cfg/sagasu.yaml:11:22: environment variable `MISSING` is not set"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("cfg/sagasu.yaml:13:11: unknown variant `slak`"),
+            "{shown}"
+        );
     }
 
     #[test]

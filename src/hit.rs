@@ -50,14 +50,18 @@ impl EvidenceKind {
     pub fn for_notion(parent: Option<&str>, title: &str, database_row: bool) -> EvidenceKind {
         let p = parent.unwrap_or("").to_lowercase();
         let t = title.to_lowercase();
-        let meeting = |s: &str| {
-            s.contains("meeting") || s.contains("minutes") || s.contains("議事録") || s.contains("定例")
-        };
+        let meeting =
+            |s: &str| s.contains("meeting") || s.contains("minutes") || s.contains("議事録") || s.contains("定例");
         if meeting(&p) || meeting(&t) {
             EvidenceKind::MeetingNotes
         } else if database_row || p.contains("task") || p.contains("タスク") {
             EvidenceKind::Task
-        } else if p.contains("wiki") || p.contains("handbook") || p.contains("policies") || p.contains("規程") || p.contains("ハンドブック") {
+        } else if p.contains("wiki")
+            || p.contains("handbook")
+            || p.contains("policies")
+            || p.contains("規程")
+            || p.contains("ハンドブック")
+        {
             EvidenceKind::Wiki
         } else {
             EvidenceKind::Page
@@ -74,15 +78,12 @@ impl fmt::Display for EvidenceKind {
 impl FromStr for EvidenceKind {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        EvidenceKind::ALL
-            .into_iter()
-            .find(|k| k.as_str() == s)
-            .ok_or_else(|| {
-                format!(
-                    "unknown evidence kind `{s}` (expected one of: {})",
-                    EvidenceKind::ALL.map(|k| k.as_str()).join(", ")
-                )
-            })
+        EvidenceKind::ALL.into_iter().find(|k| k.as_str() == s).ok_or_else(|| {
+            format!(
+                "unknown evidence kind `{s}` (expected one of: {})",
+                EvidenceKind::ALL.map(|k| k.as_str()).join(", ")
+            )
+        })
     }
 }
 
@@ -151,10 +152,7 @@ pub fn notion_id_in(s: &str) -> Option<String> {
 fn regex_lite_uuid() -> &'static regex::Regex {
     static RE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
         // A pattern literal: compiling it cannot fail.
-        regex::Regex::new(
-            r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}",
-        )
-        .expect("valid regex")
+        regex::Regex::new(r"(?i)[0-9a-f]{8}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{4}-?[0-9a-f]{12}").expect("valid regex")
     });
     &RE
 }
@@ -194,10 +192,25 @@ mod tests {
 
     #[test]
     fn notion_kinds() {
-        assert_eq!(EvidenceKind::for_notion(Some("Engineering Wiki"), "Deploys", false), EvidenceKind::Wiki);
-        assert_eq!(EvidenceKind::for_notion(Some("Tasks"), "Fix login", true), EvidenceKind::Task);
-        assert_eq!(EvidenceKind::for_notion(Some("Meeting Notes"), "Weekly", false), EvidenceKind::MeetingNotes);
-        assert_eq!(EvidenceKind::for_notion(None, "2026-10-01 経営会議 議事録", false), EvidenceKind::MeetingNotes);
-        assert_eq!(EvidenceKind::for_notion(Some("Specs"), "API v2", false), EvidenceKind::Page);
+        assert_eq!(
+            EvidenceKind::for_notion(Some("Engineering Wiki"), "Deploys", false),
+            EvidenceKind::Wiki
+        );
+        assert_eq!(
+            EvidenceKind::for_notion(Some("Tasks"), "Fix login", true),
+            EvidenceKind::Task
+        );
+        assert_eq!(
+            EvidenceKind::for_notion(Some("Meeting Notes"), "Weekly", false),
+            EvidenceKind::MeetingNotes
+        );
+        assert_eq!(
+            EvidenceKind::for_notion(None, "2026-10-01 経営会議 議事録", false),
+            EvidenceKind::MeetingNotes
+        );
+        assert_eq!(
+            EvidenceKind::for_notion(Some("Specs"), "API v2", false),
+            EvidenceKind::Page
+        );
     }
 }

@@ -11,7 +11,11 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio_util::sync::CancellationToken;
 
 /// Serves `handler` (cloned per session) at `/mcp` on `listener` until `shutdown` resolves.
-pub async fn serve<H>(handler: H, listener: tokio::net::TcpListener, shutdown: impl Future<Output = ()> + Send + 'static) -> std::io::Result<()>
+pub async fn serve<H>(
+    handler: H,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()>
 where
     H: ServerHandler + Clone + Send + Sync + 'static,
 {
@@ -22,7 +26,11 @@ where
         // Bound beyond loopback on purpose: accept any Host header.
         config = config.disable_allowed_hosts();
     }
-    let service = StreamableHttpService::new(move || Ok(handler.clone()), Arc::new(LocalSessionManager::default()), config);
+    let service = StreamableHttpService::new(
+        move || Ok(handler.clone()),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
     let app = axum::Router::new().nest_service("/mcp", service);
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
@@ -34,7 +42,8 @@ where
 
 /// Parses a listen address like `127.0.0.1:8765`.
 pub fn parse_addr(s: &str) -> Result<SocketAddr, String> {
-    s.parse().map_err(|_| format!("`{s}` is not an address like 127.0.0.1:8765"))
+    s.parse()
+        .map_err(|_| format!("`{s}` is not an address like 127.0.0.1:8765"))
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

@@ -8,9 +8,7 @@ use std::ops::Bound;
 
 use tantivy::collector::{Count, TopDocs};
 use tantivy::query::{AllQuery, BooleanQuery, BoostQuery, Occur, Query, RangeQuery, TermQuery};
-use tantivy::schema::{
-    FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions,
-};
+use tantivy::schema::{FAST, Field, INDEXED, IndexRecordOption, STRING, Schema, TextFieldIndexing, TextOptions};
 use tantivy::tokenizer::{TextAnalyzer, Token as TantivyToken, TokenStream, Tokenizer};
 use tantivy::{DocAddress, Index, IndexReader, IndexWriter, Order, TantivyDocument, Term};
 
@@ -134,7 +132,13 @@ impl SearchIndex {
         writer.wait_merging_threads()?;
         let reader = index.reader()?;
         reader.reload()?;
-        Ok(SearchIndex { reader, title, body, keys, time })
+        Ok(SearchIndex {
+            reader,
+            title,
+            body,
+            keys,
+            time,
+        })
     }
 
     /// Number of indexed documents.
@@ -158,10 +162,7 @@ impl SearchIndex {
             let mut seen = std::collections::HashSet::new();
             for tok in tokens.iter().filter(|t| seen.insert(t.as_str())) {
                 for (field, boost) in [(self.title, TITLE_BOOST), (self.body, 1.0)] {
-                    let q = TermQuery::new(
-                        Term::from_field_text(field, tok),
-                        IndexRecordOption::WithFreqs,
-                    );
+                    let q = TermQuery::new(Term::from_field_text(field, tok), IndexRecordOption::WithFreqs);
                     should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
                 }
             }
@@ -181,12 +182,12 @@ impl SearchIndex {
             must.push((Occur::Must, Box::new(BooleanQuery::new(any))));
         }
         if filter.after.is_some() || filter.before.is_some() {
-            let lo = filter
-                .after
-                .map_or(Bound::Unbounded, |a| Bound::Included(Term::from_field_i64(self.time, a)));
-            let hi = filter
-                .before
-                .map_or(Bound::Unbounded, |b| Bound::Excluded(Term::from_field_i64(self.time, b)));
+            let lo = filter.after.map_or(Bound::Unbounded, |a| {
+                Bound::Included(Term::from_field_i64(self.time, a))
+            });
+            let hi = filter.before.map_or(Bound::Unbounded, |b| {
+                Bound::Excluded(Term::from_field_i64(self.time, b))
+            });
             must.push((Occur::Must, Box::new(RangeQuery::new(lo, hi))));
         }
         let query: Box<dyn Query> = if must.is_empty() {
@@ -216,7 +217,6 @@ impl SearchIndex {
         }
         Ok(Found { hits, total })
     }
-
 }
 
 #[cfg(test)]
@@ -232,7 +232,13 @@ mod tests {
             time: Some(time),
         };
         vec![
-            d(0, "", "We decided to raise the price to $49 per seat", &["channel=pricing"], 100),
+            d(
+                0,
+                "",
+                "We decided to raise the price to $49 per seat",
+                &["channel=pricing"],
+                100,
+            ),
             d(1, "", "Lunch is at noon", &["channel=random"], 200),
             d(2, "Pricing policy", "Seats cost $45", &["channel=wiki"], 300),
             d(3, "", "価格改定は来月から適用します", &["channel=pricing"], 400),
@@ -255,9 +261,15 @@ mod tests {
         let idx = SearchIndex::build(docs()).unwrap();
         let f = idx.search("価格改定", &Filter::default(), 10).unwrap();
         assert_eq!(f.hits[0].0, 3);
-        let filter = Filter { all_of: vec![vec!["channel=random".into()]], ..Default::default() };
+        let filter = Filter {
+            all_of: vec![vec!["channel=random".into()]],
+            ..Default::default()
+        };
         assert!(idx.search("price", &filter, 10).unwrap().hits.is_empty());
-        let dated = Filter { after: Some(250), ..Default::default() };
+        let dated = Filter {
+            after: Some(250),
+            ..Default::default()
+        };
         let got: Vec<u64> = idx.search("", &dated, 10).unwrap().hits.iter().map(|h| h.0).collect();
         assert_eq!(got, vec![3, 2]);
     }

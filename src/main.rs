@@ -12,7 +12,11 @@ use sagasu::offline::OfflineKind;
 use sagasu::sources::SourcePool;
 
 #[derive(Parser)]
-#[command(name = "sagasu", version, about = "Federated enterprise search over MCP: one question, every source, cited answers")]
+#[command(
+    name = "sagasu",
+    version,
+    about = "Federated enterprise search over MCP: one question, every source, cited answers"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,8 +61,13 @@ enum Command {
 }
 
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env().unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
 }
 
 fn main() -> ExitCode {
@@ -96,17 +105,23 @@ async fn run(cli: Cli) -> ExitCode {
             print!("{table}");
             if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
         }
-        Command::Search { config, source, limit, json, query } => {
+        Command::Search {
+            config,
+            source,
+            limit,
+            json,
+            query,
+        } => {
             let config = match load_config(config) {
                 Ok(c) => c,
                 Err(code) => return code,
             };
-            if let Some(s) = &source {
-                if config.source(s).is_none() {
-                    let names: Vec<&str> = config.sources.iter().map(|s| s.name.as_str()).collect();
-                    eprintln!("error: no source named `{s}` (configured: {})", names.join(", "));
-                    return ExitCode::from(2);
-                }
+            if let Some(s) = &source
+                && config.source(s).is_none()
+            {
+                let names: Vec<&str> = config.sources.iter().map(|s| s.name.as_str()).collect();
+                eprintln!("error: no source named `{s}` (configured: {})", names.join(", "));
+                return ExitCode::from(2);
             }
             if query.trim().is_empty() {
                 eprintln!("error: the query is empty");
@@ -130,10 +145,27 @@ async fn run(cli: Cli) -> ExitCode {
                 println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
                 for o in &outcomes {
-                    println!("## {} ({:?}, {} hits, {} ms){}", o.name, o.status, o.hits.len(), o.latency_ms, o.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default());
+                    println!(
+                        "## {} ({:?}, {} hits, {} ms){}",
+                        o.name,
+                        o.status,
+                        o.hits.len(),
+                        o.latency_ms,
+                        o.note.as_deref().map(|n| format!(": {n}")).unwrap_or_default()
+                    );
                     for h in &o.hits {
-                        let when = h.timestamp.map(|t| t.format("%Y-%m-%d").to_string()).unwrap_or_default();
-                        println!("- {} [{}] {} {} — {}", h.id, h.kind, when, h.author.as_deref().unwrap_or(""), sagasu::text::truncate_chars(&h.text.replace('\n', " "), 100));
+                        let when = h
+                            .timestamp
+                            .map(|t| t.format("%Y-%m-%d").to_string())
+                            .unwrap_or_default();
+                        println!(
+                            "- {} [{}] {} {} — {}",
+                            h.id,
+                            h.kind,
+                            when,
+                            h.author.as_deref().unwrap_or(""),
+                            sagasu::text::truncate_chars(&h.text.replace('\n', " "), 100)
+                        );
                     }
                 }
             }

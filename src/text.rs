@@ -32,12 +32,8 @@ enum Script {
 fn script(c: char) -> Script {
     match c {
         '\u{3040}'..='\u{309F}' => Script::Hiragana,
-        '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}' => {
-            Script::Katakana
-        }
-        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}' | '々' => {
-            Script::Han
-        }
+        '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}' => Script::Katakana,
+        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}' | '々' => Script::Han,
         c if c.is_alphanumeric() => Script::Word,
         _ => Script::Other,
     }
@@ -48,16 +44,14 @@ static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::
 /// English words that carry no meaning for search. Question words are here too: "when did we
 /// decide" should match on "decide", not on "when".
 const EN_STOP: &[&str] = &[
-    "a", "about", "above", "after", "again", "all", "am", "an", "and", "any", "are", "as", "at",
-    "be", "been", "before", "being", "both", "but", "by", "can", "could", "did", "do", "does",
-    "doing", "for", "from", "had", "has", "have", "having", "he", "her", "here", "hers", "him",
-    "his", "how", "i", "if", "in", "into", "is", "it", "its", "itself", "just", "me", "my", "no",
-    "nor", "of", "off", "on", "once", "or", "our", "ours", "out", "over", "she", "should", "so",
-    "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they",
-    "this", "those", "to", "too", "under", "until", "up", "us", "very", "was", "we", "were",
-    "what", "when", "where", "which", "while", "who", "whom", "why", "will", "with", "would",
-    "you", "your", "yours", "s", "t", "let", "lets", "tell", "know", "anyone", "anything",
-    "please", "thanks", "hi", "hey", "ok", "okay", "re", "ll", "ve", "d", "m",
+    "a", "about", "above", "after", "again", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been",
+    "before", "being", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "for", "from", "had", "has",
+    "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its",
+    "itself", "just", "me", "my", "no", "nor", "of", "off", "on", "once", "or", "our", "ours", "out", "over", "she",
+    "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
+    "those", "to", "too", "under", "until", "up", "us", "very", "was", "we", "were", "what", "when", "where", "which",
+    "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "s", "t", "let", "lets", "tell",
+    "know", "anyone", "anything", "please", "thanks", "hi", "hey", "ok", "okay", "re", "ll", "ve", "d", "m",
 ];
 
 /// Japanese kanji tokens that are question or filler words, not content.
@@ -126,7 +120,11 @@ fn emit_run(run: &str, offset: usize, script: Script, all_hiragana: bool, out: &
             } else {
                 word
             };
-            out.push(Token { text, start: offset, end: offset + run.len() });
+            out.push(Token {
+                text,
+                start: offset,
+                end: offset + run.len(),
+            });
         }
         Script::Hiragana if !all_hiragana => {}
         Script::Han | Script::Katakana | Script::Hiragana => {
@@ -134,14 +132,22 @@ fn emit_run(run: &str, offset: usize, script: Script, all_hiragana: bool, out: &
             if idx.len() == 1 {
                 let t = run.to_string();
                 if !is_stop_word(&t) {
-                    out.push(Token { text: t, start: offset, end: offset + run.len() });
+                    out.push(Token {
+                        text: t,
+                        start: offset,
+                        end: offset + run.len(),
+                    });
                 }
                 return;
             }
             for w in 0..idx.len() - 1 {
                 let s = idx[w].0;
                 let e = idx.get(w + 2).map(|x| x.0).unwrap_or(run.len());
-                out.push(Token { text: run[s..e].to_string(), start: offset + s, end: offset + e });
+                out.push(Token {
+                    text: run[s..e].to_string(),
+                    start: offset + s,
+                    end: offset + e,
+                });
             }
         }
         Script::Other => {}
@@ -177,8 +183,7 @@ pub fn sentences(text: &str) -> Vec<(usize, usize)> {
     let bytes: Vec<(usize, char)> = text.char_indices().collect();
     for (k, &(i, c)) in bytes.iter().enumerate() {
         let next_is_space = bytes.get(k + 1).is_none_or(|(_, n)| n.is_whitespace());
-        let end_here = matches!(c, '。' | '！' | '？' | '\n')
-            || (matches!(c, '.' | '!' | '?') && next_is_space);
+        let end_here = matches!(c, '。' | '！' | '？' | '\n') || (matches!(c, '.' | '!' | '?') && next_is_space);
         if end_here {
             let e = i + c.len_utf8();
             push_trimmed(text, start, e, &mut out);
@@ -222,7 +227,10 @@ pub fn clean_slack_markup(text: &str, user_name: &dyn Fn(&str) -> Option<String>
             None => (inner, None),
         };
         if let Some(id) = target.strip_prefix('@') {
-            let name = label.map(str::to_string).or_else(|| user_name(id)).unwrap_or_else(|| id.to_string());
+            let name = label
+                .map(str::to_string)
+                .or_else(|| user_name(id))
+                .unwrap_or_else(|| id.to_string());
             format!("@{name}")
         } else if let Some(id) = target.strip_prefix('#') {
             format!("#{}", label.unwrap_or(id))
@@ -248,7 +256,10 @@ mod tests {
 
     #[test]
     fn english_is_stemmed_and_stop_words_dropped() {
-        check("What did we decide about the pricing changes?", &["decid", "price", "chang"]);
+        check(
+            "What did we decide about the pricing changes?",
+            &["decid", "price", "chang"],
+        );
         check("Don't deploy on Fridays", &["dont", "deploy", "friday"]);
     }
 
@@ -268,7 +279,14 @@ mod tests {
     #[test]
     fn offsets_point_into_normalized_text() {
         let t = tokenize("hello 世界");
-        assert_eq!(t[1], Token { text: "世界".into(), start: 6, end: 12 });
+        assert_eq!(
+            t[1],
+            Token {
+                text: "世界".into(),
+                start: 6,
+                end: 12
+            }
+        );
     }
 
     #[test]
@@ -282,7 +300,10 @@ mod tests {
     fn slack_markup_is_rendered() {
         let names = |id: &str| (id == "U1").then(|| "aiko".to_string());
         assert_eq!(
-            clean_slack_markup("<@U1> see <#C9|pricing> &amp; <https://x.io|doc> <@U2> &lt;3 <!here>", &names),
+            clean_slack_markup(
+                "<@U1> see <#C9|pricing> &amp; <https://x.io|doc> <@U2> &lt;3 <!here>",
+                &names
+            ),
             "@aiko see #pricing & doc (https://x.io) @U2 <3 @here"
         );
     }

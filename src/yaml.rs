@@ -27,10 +27,22 @@ pub struct Diagnostic {
 
 impl fmt::Display for Diagnostic {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}:{}: {}", self.file.display(), self.line, self.column, self.message)?;
+        write!(
+            f,
+            "{}:{}:{}: {}",
+            self.file.display(),
+            self.line,
+            self.column,
+            self.message
+        )?;
         if let Some(src) = &self.source_line {
             let pad = " ".repeat(self.line.to_string().len());
-            write!(f, "\n {pad} |\n {} | {src}\n {pad} | {}^", self.line, " ".repeat(self.column.saturating_sub(1)))?;
+            write!(
+                f,
+                "\n {pad} |\n {} | {src}\n {pad} | {}^",
+                self.line,
+                " ".repeat(self.column.saturating_sub(1))
+            )?;
         }
         Ok(())
     }
@@ -72,7 +84,8 @@ impl Diagnostics {
         if self.0.is_empty() {
             Ok(value)
         } else {
-            self.0.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+            self.0
+                .sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
             Err(self)
         }
     }
@@ -104,7 +117,11 @@ struct SpanCollector {
 }
 
 fn join(parent: &str, key: &str) -> String {
-    if parent.is_empty() { key.to_string() } else { format!("{parent}.{key}") }
+    if parent.is_empty() {
+        key.to_string()
+    } else {
+        format!("{parent}.{key}")
+    }
 }
 
 impl SpanCollector {
@@ -182,20 +199,36 @@ impl Document {
                 let msg = e.to_string();
                 // serde_norway appends " at line X column Y"; the position is shown separately.
                 let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
-                return Err(Diagnostics(vec![make(file, &text, line, column, format!("invalid YAML: {msg}"))]));
+                return Err(Diagnostics(vec![make(
+                    file,
+                    &text,
+                    line,
+                    column,
+                    format!("invalid YAML: {msg}"),
+                )]));
             }
         };
         let mut spans = SpanCollector::default();
         // serde_norway accepted it; yaml-rust2 only adds positions, so its failure loses nothing
         // but precision.
         let _ = Parser::new_from_str(&text).load(&mut spans, false);
-        Ok(Document { file: file.to_path_buf(), text, value, keys: spans.keys, values: spans.values })
+        Ok(Document {
+            file: file.to_path_buf(),
+            text,
+            value,
+            keys: spans.keys,
+            values: spans.values,
+        })
     }
 
     fn lookup(&self, path: &str, key: bool) -> (usize, usize) {
         let mut p = path.to_string();
         loop {
-            let found = if key { self.keys.get(&p).or_else(|| self.values.get(&p)) } else { self.values.get(&p).or_else(|| self.keys.get(&p)) };
+            let found = if key {
+                self.keys.get(&p).or_else(|| self.values.get(&p))
+            } else {
+                self.values.get(&p).or_else(|| self.keys.get(&p))
+            };
             if let Some(&at) = found {
                 return at;
             }
@@ -265,10 +298,10 @@ impl Document {
     pub fn deserialize<T: DeserializeOwned>(&self, path: &str, value: &Value) -> Result<T, Diagnostic> {
         serde_norway::from_value(value.clone()).map_err(|e| {
             let msg = e.to_string();
-            if let Some(bad) = quoted_after(&msg, "unknown variant `") {
-                if let Some(p) = self.find_scalar(path, &bad) {
-                    return self.error_at(&p, msg);
-                }
+            if let Some(bad) = quoted_after(&msg, "unknown variant `")
+                && let Some(p) = self.find_scalar(path, &bad)
+            {
+                return self.error_at(&p, msg);
             }
             let field = field_in_message(&msg);
             match field {

@@ -75,7 +75,10 @@ pub(crate) fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, DataWarni
 
 /// Sorted entries of a folder (so loading order, and therefore ordinals, are stable).
 pub(crate) fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
-    let rd = std::fs::read_dir(dir).map_err(|e| LoadError::Io { path: dir.to_path_buf(), source: e })?;
+    let rd = std::fs::read_dir(dir).map_err(|e| LoadError::Io {
+        path: dir.to_path_buf(),
+        source: e,
+    })?;
     let mut out: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
     out.sort();
     Ok(out)
@@ -147,13 +150,24 @@ pub async fn run(kind: OfflineKind, data: &Path, http: Option<std::net::SocketAd
         ($export:expr, $server:expr, $name:literal, $count:expr) => {{
             let export = $export.with_context(|| format!("cannot load the {} export", $name))?;
             log_warnings($name, &export.warnings);
-            tracing::info!(items = $count(&export), ms = started.elapsed().as_millis() as u64, "{} export indexed", $name);
+            tracing::info!(
+                items = $count(&export),
+                ms = started.elapsed().as_millis() as u64,
+                "{} export indexed",
+                $name
+            );
             let server = $server(export);
             match http {
                 None => serve_stdio(server).await,
                 Some(addr) => {
-                    let listener = tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot listen on `{addr}`"))?;
-                    eprintln!("serving the offline {} source at http://{}/mcp", $name, listener.local_addr()?);
+                    let listener = tokio::net::TcpListener::bind(addr)
+                        .await
+                        .with_context(|| format!("cannot listen on `{addr}`"))?;
+                    eprintln!(
+                        "serving the offline {} source at http://{}/mcp",
+                        $name,
+                        listener.local_addr()?
+                    );
                     crate::http::serve(server, listener, crate::http::shutdown_signal()).await?;
                     Ok(())
                 }
@@ -161,9 +175,29 @@ pub async fn run(kind: OfflineKind, data: &Path, http: Option<std::net::SocketAd
         }};
     }
     match kind {
-        OfflineKind::Slack => serve!(slack::SlackExport::load(data), slack::SlackServer::new, "slack", |e: &slack::SlackExport| e.messages.len()),
-        OfflineKind::Notion => serve!(notion::NotionExport::load(data), notion::NotionServer::new, "notion", |e: &notion::NotionExport| e.pages.len()),
-        OfflineKind::Rocketchat => serve!(rocketchat::RocketExport::load(data), rocketchat::RocketServer::new, "rocketchat", |e: &rocketchat::RocketExport| e.messages.len()),
-        OfflineKind::Tools => serve!(tools::ToolCatalog::load(data), tools::ToolsServer::new, "tools", |e: &tools::ToolCatalog| e.entries.len()),
+        OfflineKind::Slack => serve!(
+            slack::SlackExport::load(data),
+            slack::SlackServer::new,
+            "slack",
+            |e: &slack::SlackExport| e.messages.len()
+        ),
+        OfflineKind::Notion => serve!(
+            notion::NotionExport::load(data),
+            notion::NotionServer::new,
+            "notion",
+            |e: &notion::NotionExport| e.pages.len()
+        ),
+        OfflineKind::Rocketchat => serve!(
+            rocketchat::RocketExport::load(data),
+            rocketchat::RocketServer::new,
+            "rocketchat",
+            |e: &rocketchat::RocketExport| e.messages.len()
+        ),
+        OfflineKind::Tools => serve!(
+            tools::ToolCatalog::load(data),
+            tools::ToolsServer::new,
+            "tools",
+            |e: &tools::ToolCatalog| e.entries.len()
+        ),
     }
 }

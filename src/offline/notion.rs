@@ -51,6 +51,9 @@ pub struct Page {
     pub passages: Vec<(usize, usize)>,
 }
 
+/// A matching page (its ordinal) and the byte range of its best passage.
+pub type PageMatch = (usize, Option<(usize, usize)>);
+
 pub struct NotionExport {
     pub pages: Vec<Page>,
     pub warnings: Vec<DataWarning>,
@@ -71,10 +74,10 @@ pub fn passages(body: &str) -> Vec<(usize, usize)> {
     for line in body.split_inclusive('\n') {
         let trimmed = line.trim();
         let heading = trimmed.starts_with('#');
-        if trimmed.is_empty() || heading {
-            if let Some(s) = start.take() {
-                paragraphs.push((s, offset, false));
-            }
+        if (trimmed.is_empty() || heading)
+            && let Some(s) = start.take()
+        {
+            paragraphs.push((s, offset, false));
         }
         if heading {
             start = Some(offset);
@@ -121,11 +124,11 @@ pub fn passages(body: &str) -> Vec<(usize, usize)> {
 fn value_to_string(v: &serde_norway::Value) -> String {
     match v {
         serde_norway::Value::String(s) => s.clone(),
-        serde_norway::Value::Sequence(items) => {
-            items.iter().map(value_to_string).collect::<Vec<_>>().join(", ")
-        }
+        serde_norway::Value::Sequence(items) => items.iter().map(value_to_string).collect::<Vec<_>>().join(", "),
         serde_norway::Value::Null => String::new(),
-        other => serde_norway::to_string(other).map(|s| s.trim().to_string()).unwrap_or_default(),
+        other => serde_norway::to_string(other)
+            .map(|s| s.trim().to_string())
+            .unwrap_or_default(),
     }
 }
 
@@ -133,7 +136,9 @@ fn value_to_string(v: &serde_norway::Value) -> String {
 pub fn parse_page(file_name: &str, content: &str) -> Result<Page, (Option<(usize, usize)>, String)> {
     let (front, body) = match content.strip_prefix("---") {
         Some(rest) => {
-            let end = rest.find("\n---").ok_or((Some((1, 1)), "front matter is not closed by `---`".to_string()))?;
+            let end = rest
+                .find("\n---")
+                .ok_or((Some((1, 1)), "front matter is not closed by `---`".to_string()))?;
             let yaml = &rest[..end];
             let after = &rest[end + 4..];
             let body = after.split_once('\n').map(|(_, b)| b).unwrap_or("");
@@ -142,7 +147,10 @@ pub fn parse_page(file_name: &str, content: &str) -> Result<Page, (Option<(usize
             } else {
                 serde_norway::from_str(yaml).map_err(|e| {
                     // The front matter starts on the file's second line.
-                    (e.location().map(|l| (l.line() + 1, l.column())), format!("bad front matter: {e}"))
+                    (
+                        e.location().map(|l| (l.line() + 1, l.column())),
+                        format!("bad front matter: {e}"),
+                    )
                 })?
             };
             (fm, body)
@@ -154,13 +162,22 @@ pub fn parse_page(file_name: &str, content: &str) -> Result<Page, (Option<(usize
         .as_deref()
         .and_then(notion_id)
         .or_else(|| notion_id_in(file_name))
-        .ok_or((None, "no page id: give `id` in the front matter or end the file name with 32 hex digits".to_string()))?;
+        .ok_or((
+            None,
+            "no page id: give `id` in the front matter or end the file name with 32 hex digits".to_string(),
+        ))?;
     let title = front
         .title
         .clone()
-        .or_else(|| body.lines().find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_string())))
+        .or_else(|| {
+            body.lines()
+                .find_map(|l| l.strip_prefix("# ").map(|t| t.trim().to_string()))
+        })
         .unwrap_or_else(|| file_name.trim_end_matches(".md").to_string());
-    let url = front.url.clone().unwrap_or_else(|| format!("https://www.notion.so/{id}"));
+    let url = front
+        .url
+        .clone()
+        .unwrap_or_else(|| format!("https://www.notion.so/{id}"));
     let properties = front
         .properties
         .iter()
@@ -203,11 +220,17 @@ impl NotionExport {
                     continue;
                 }
             };
-            let name = path.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
             match parse_page(&name, &content) {
                 Ok(p) => {
                     if let Some(prev) = seen.insert(p.id.clone(), pages.len()) {
-                        warnings.push(warn(None, format!("duplicate page id `{}` (also `{}`)", p.id, pages[prev].title)));
+                        warnings.push(warn(
+                            None,
+                            format!("duplicate page id `{}` (also `{}`)", p.id, pages[prev].title),
+                        ));
                         continue;
                     }
                     pages.push(p)
@@ -224,9 +247,17 @@ impl NotionExport {
                 keys.push(format!("parent={}", parent.to_lowercase()));
             }
             // A page with no body is still findable by its title and properties.
-            let ranges = if p.passages.is_empty() { vec![(0, 0)] } else { p.passages.clone() };
+            let ranges = if p.passages.is_empty() {
+                vec![(0, 0)]
+            } else {
+                p.passages.clone()
+            };
             for (qi, (s, e)) in ranges.into_iter().enumerate() {
-                let extra = if qi == 0 { format!("{props}{}", p.created_by.clone().unwrap_or_default()) } else { String::new() };
+                let extra = if qi == 0 {
+                    format!("{props}{}", p.created_by.clone().unwrap_or_default())
+                } else {
+                    String::new()
+                };
                 docs.push(Doc {
                     ord: passage_of.len() as u64,
                     title: p.title.clone(),
@@ -238,14 +269,22 @@ impl NotionExport {
             }
         }
         let index = SearchIndex::build(docs)?;
-        Ok(NotionExport { pages, warnings, passage_of, index })
+        Ok(NotionExport {
+            pages,
+            warnings,
+            passage_of,
+            index,
+        })
     }
 
     /// Searches passages and returns pages (best passage first per page) with the best
     /// passage's range.
-    pub fn search(&self, query: &str, filter: &Filter, page_size: usize) -> Result<Vec<(usize, Option<(usize, usize)>)>, String> {
-        let found = self.index.search(query, filter, page_size * 8 + 20).map_err(|e| e.to_string())?;
-        let mut out: Vec<(usize, Option<(usize, usize)>)> = Vec::new();
+    pub fn search(&self, query: &str, filter: &Filter, page_size: usize) -> Result<Vec<PageMatch>, String> {
+        let found = self
+            .index
+            .search(query, filter, page_size * 8 + 20)
+            .map_err(|e| e.to_string())?;
+        let mut out: Vec<PageMatch> = Vec::new();
         for (ord, _) in found.hits {
             let (pi, qi) = self.passage_of[ord as usize];
             if out.iter().any(|(p, _)| *p == pi) {
@@ -347,10 +386,16 @@ fn date_range(filters: &serde_json::Value, key: &str) -> (Option<i64>, Option<i6
 #[tool_router]
 impl NotionServer {
     pub fn new(export: NotionExport) -> Self {
-        NotionServer { export: Arc::new(export), tool_router: Self::tool_router() }
+        NotionServer {
+            export: Arc::new(export),
+            tool_router: Self::tool_router(),
+        }
     }
 
-    #[tool(name = "notion-search", description = "Search the Notion workspace (pages and database rows) by meaning of words. Returns JSON with results [{id, title, url, type, highlight, timestamp}].")]
+    #[tool(
+        name = "notion-search",
+        description = "Search the Notion workspace (pages and database rows) by meaning of words. Returns JSON with results [{id, title, url, type, highlight, timestamp}]."
+    )]
     async fn search(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, McpError> {
         if a.query.trim().is_empty() {
             return Err(McpError::invalid_params("`query` must not be empty", None));
@@ -360,7 +405,11 @@ impl NotionServer {
         let filters = a.filters.unwrap_or(serde_json::Value::Null);
         let (ea, eb) = date_range(&filters, "last_edited_date_range");
         let (ca, cb) = date_range(&filters, "created_date_range");
-        let filter = Filter { after: ea, before: eb, ..Default::default() };
+        let filter = Filter {
+            after: ea,
+            before: eb,
+            ..Default::default()
+        };
         let found = self
             .export
             .search(&a.query, &filter, if ca.is_some() || cb.is_some() { 25 } else { size })
@@ -374,7 +423,9 @@ impl NotionServer {
             .take(size)
             .map(|(pi, range)| {
                 let p = &self.export.pages[pi];
-                let highlight = range.map(|(s, e)| text::truncate_chars(&p.body[s..e], hl)).unwrap_or_default();
+                let highlight = range
+                    .map(|(s, e)| text::truncate_chars(&p.body[s..e], hl))
+                    .unwrap_or_default();
                 json!({
                     "id": p.id,
                     "title": p.title,
@@ -385,10 +436,15 @@ impl NotionServer {
                 })
             })
             .collect();
-        Ok(super::text_result(json!({ "results": results, "type": "workspace_search" }).to_string()))
+        Ok(super::text_result(
+            json!({ "results": results, "type": "workspace_search" }).to_string(),
+        ))
     }
 
-    #[tool(name = "notion-fetch", description = "Fetch a Notion page by id or URL. Returns JSON {title, url, text} where text is <page><properties>…</properties><content>markdown</content></page>.")]
+    #[tool(
+        name = "notion-fetch",
+        description = "Fetch a Notion page by id or URL. Returns JSON {title, url, text} where text is <page><properties>…</properties><content>markdown</content></page>."
+    )]
     async fn fetch(&self, Parameters(a): Parameters<FetchArgs>) -> Result<CallToolResult, McpError> {
         match self.export.find(&a.id) {
             Some(p) => Ok(super::text_result(

@@ -59,7 +59,10 @@ pub struct RcRoom {
 
 impl RcRoom {
     pub fn display_name(&self) -> String {
-        self.fname.clone().or_else(|| self.name.clone()).unwrap_or_else(|| self.id.clone())
+        self.fname
+            .clone()
+            .or_else(|| self.name.clone())
+            .unwrap_or_else(|| self.id.clone())
     }
 }
 
@@ -116,7 +119,11 @@ impl SearchResult {
             let mut reasons: Vec<&str> = self.rooms_failed.iter().map(|f| f.reason.as_str()).collect();
             reasons.sort();
             reasons.dedup();
-            s.push_str(&format!(" ({} failed: {})", self.rooms_failed.len(), reasons.join(", ")));
+            s.push_str(&format!(
+                " ({} failed: {})",
+                self.rooms_failed.len(),
+                reasons.join(", ")
+            ));
         }
         if self.rooms_skipped > 0 {
             s.push_str(&format!(" ({} skipped by the room cap)", self.rooms_skipped));
@@ -177,7 +184,13 @@ impl RocketExport {
             time: parse_time(&m.ts).map(|t| t.timestamp()),
         });
         let index = SearchIndex::build(docs)?;
-        Ok(RocketExport { rooms, users, messages, warnings, index })
+        Ok(RocketExport {
+            rooms,
+            users,
+            messages,
+            warnings,
+            index,
+        })
     }
 
     fn room_matches(r: &RcRoom, channel: &str) -> bool {
@@ -207,7 +220,10 @@ impl RocketExport {
             after: since.map(|t| t.timestamp()),
             before: until.map(|t| t.timestamp() + 1),
         };
-        let found = self.index.search(&a.query, &filter, self.messages.len().max(1)).map_err(|e| e.to_string())?;
+        let found = self
+            .index
+            .search(&a.query, &filter, self.messages.len().max(1))
+            .map_err(|e| e.to_string())?;
         let user = a.username.as_deref().map(|u| u.trim_start_matches('@').to_lowercase());
         let mut hits: Vec<&RcMessage> = found
             .hits
@@ -237,7 +253,9 @@ impl RocketExport {
 fn parse_opt(v: &Option<String>, name: &str) -> Result<Option<DateTime<Utc>>, String> {
     match v.as_deref().map(str::trim) {
         None | Some("") => Ok(None),
-        Some(s) => parse_time(s).map(Some).ok_or_else(|| format!("`{name}` must be a date (YYYY-MM-DD) or RFC 3339 time, got `{s}`")),
+        Some(s) => parse_time(s)
+            .map(Some)
+            .ok_or_else(|| format!("`{name}` must be a date (YYYY-MM-DD) or RFC 3339 time, got `{s}`")),
     }
 }
 
@@ -293,16 +311,25 @@ fn json_result<T: Serialize>(v: &T) -> Result<CallToolResult, McpError> {
 fn page<T: Clone>(items: &[T], a: &PageArgs) -> (Vec<T>, usize, usize) {
     let offset = a.offset.unwrap_or(0) as usize;
     let count = a.count.unwrap_or(100).clamp(1, 1000) as usize;
-    (items.iter().skip(offset).take(count).cloned().collect(), offset, items.len())
+    (
+        items.iter().skip(offset).take(count).cloned().collect(),
+        offset,
+        items.len(),
+    )
 }
 
 #[tool_router]
 impl RocketServer {
     pub fn new(export: RocketExport) -> Self {
-        RocketServer { export: Arc::new(export), tool_router: Self::tool_router() }
+        RocketServer {
+            export: Arc::new(export),
+            tool_router: Self::tool_router(),
+        }
     }
 
-    #[tool(description = "Search messages across every joined RocketChat room (public, private and direct), newest first. Says how many rooms were searched and whether hits were cut by `limit`.")]
+    #[tool(
+        description = "Search messages across every joined RocketChat room (public, private and direct), newest first. Says how many rooms were searched and whether hits were cut by `limit`."
+    )]
     async fn search_messages(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, McpError> {
         if a.query.trim().is_empty() {
             return Err(McpError::invalid_params("`query` must not be empty", None));
@@ -331,7 +358,11 @@ impl RocketServer {
         };
         let root = m.tmid.clone().unwrap_or_else(|| m.id.clone());
         let parent = msgs.iter().find(|x| x.id == root).cloned();
-        let mut replies: Vec<RcMessage> = msgs.iter().filter(|x| x.tmid.as_deref() == Some(root.as_str())).cloned().collect();
+        let mut replies: Vec<RcMessage> = msgs
+            .iter()
+            .filter(|x| x.tmid.as_deref() == Some(root.as_str()))
+            .cloned()
+            .collect();
         replies.sort_by(|x, y| x.ts.cmp(&y.ts));
         json_result(&serde_json::json!({"parent": parent, "replies": replies}))
     }
@@ -340,6 +371,9 @@ impl RocketServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for RocketServer {
     fn get_info(&self) -> ServerConfig {
-        super::server_info("sagasu-rocketchat-offline", "Read-only cross-room search over an offline RocketChat dump.")
+        super::server_info(
+            "sagasu-rocketchat-offline",
+            "Read-only cross-room search over an offline RocketChat dump.",
+        )
     }
 }

@@ -189,7 +189,13 @@ impl SlackExport {
             })
             .collect();
         let index = SearchIndex::build(docs)?;
-        Ok(SlackExport { messages, users, channels, warnings, index })
+        Ok(SlackExport {
+            messages,
+            users,
+            channels,
+            warnings,
+            index,
+        })
     }
 
     /// Runs a Slack search query (with modifiers) and returns matching ordinals, best first
@@ -198,7 +204,9 @@ impl SlackExport {
         let q = SlackQuery::parse(&req.query);
         let mut filter = Filter::default();
         if !q.channels.is_empty() {
-            filter.all_of.push(q.channels.iter().map(|c| format!("channel={c}")).collect());
+            filter
+                .all_of
+                .push(q.channels.iter().map(|c| format!("channel={c}")).collect());
         }
         if !q.from.is_empty() {
             filter.all_of.push(q.from.iter().map(|u| format!("user={u}")).collect());
@@ -214,7 +222,11 @@ impl SlackExport {
         };
         let limit = req.limit.unwrap_or(20).clamp(1, 20) as usize;
         // Fetch everything up to the page end, then post-filter quoted phrases.
-        let want = if q.phrases.is_empty() { offset + limit } else { (offset + limit) * 4 + 50 };
+        let want = if q.phrases.is_empty() {
+            offset + limit
+        } else {
+            (offset + limit) * 4 + 50
+        };
         let found = self.index.search(&q.text, &filter, want).map_err(|e| e.to_string())?;
         let name_of = |id: &str| self.users.iter().find(|u| u.id == id).map(|u| u.real_name.clone());
         let mut ords: Vec<usize> = found
@@ -418,16 +430,29 @@ pub struct SlackServer {
 #[tool_router]
 impl SlackServer {
     pub fn new(export: SlackExport) -> Self {
-        SlackServer { export: Arc::new(export), tool_router: Self::tool_router() }
+        SlackServer {
+            export: Arc::new(export),
+            tool_router: Self::tool_router(),
+        }
     }
 
-    #[tool(description = "Search public Slack channels for messages. Supports in:#channel, from:@user, before:/after:/on: YYYY-MM-DD and is:thread inside the query.")]
-    async fn slack_search_public(&self, Parameters(req): Parameters<SearchRequest>) -> Result<CallToolResult, McpError> {
+    #[tool(
+        description = "Search public Slack channels for messages. Supports in:#channel, from:@user, before:/after:/on: YYYY-MM-DD and is:thread inside the query."
+    )]
+    async fn slack_search_public(
+        &self,
+        Parameters(req): Parameters<SearchRequest>,
+    ) -> Result<CallToolResult, McpError> {
         self.run(req)
     }
 
-    #[tool(description = "Search public and private Slack channels for messages (the offline export has only what was exported). Same modifiers as slack_search_public.")]
-    async fn slack_search_public_and_private(&self, Parameters(req): Parameters<SearchRequest>) -> Result<CallToolResult, McpError> {
+    #[tool(
+        description = "Search public and private Slack channels for messages (the offline export has only what was exported). Same modifiers as slack_search_public."
+    )]
+    async fn slack_search_public_and_private(
+        &self,
+        Parameters(req): Parameters<SearchRequest>,
+    ) -> Result<CallToolResult, McpError> {
         self.run(req)
     }
 }
@@ -457,7 +482,9 @@ mod tests {
 
     #[test]
     fn modifiers_are_parsed() {
-        let q = SlackQuery::parse(r#"price in:#Pricing from:@aiko.tanaka after:2026-10-01 before:2026-11-01 is:thread "per seat""#);
+        let q = SlackQuery::parse(
+            r#"price in:#Pricing from:@aiko.tanaka after:2026-10-01 before:2026-11-01 is:thread "per seat""#,
+        );
         assert_eq!(q.text, "price per seat");
         assert_eq!(q.channels, ["pricing"]);
         assert_eq!(q.from, ["aiko.tanaka"]);

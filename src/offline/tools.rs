@@ -103,9 +103,15 @@ impl ToolCatalog {
             if f.extension().is_none_or(|e| e != "json") {
                 continue;
             }
-            let server = f.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let server = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             match read_json::<ListBody>(&f) {
-                Ok(b) => entries.extend(b.tools.into_iter().map(|tool| Entry { server: server.clone(), tool })),
+                Ok(b) => entries.extend(b.tools.into_iter().map(|tool| Entry {
+                    server: server.clone(),
+                    tool,
+                })),
                 Err(w) => warnings.push(w),
             }
         }
@@ -121,13 +127,20 @@ impl ToolCatalog {
             time: None,
         });
         let index = SearchIndex::build(docs)?;
-        Ok(ToolCatalog { entries, warnings, index })
+        Ok(ToolCatalog {
+            entries,
+            warnings,
+            index,
+        })
     }
 
     /// Ranks tools for `query`. `relevanceScore` maps BM25 into 0..1 with a fixed saturation,
     /// so a score means the same across queries.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, String> {
-        let found = self.index.search(query, &Filter::default(), limit).map_err(|e| e.to_string())?;
+        let found = self
+            .index
+            .search(query, &Filter::default(), limit)
+            .map_err(|e| e.to_string())?;
         Ok(found
             .hits
             .into_iter()
@@ -182,20 +195,32 @@ pub struct ToolsServer {
 #[tool_router]
 impl ToolsServer {
     pub fn new(catalog: ToolCatalog) -> Self {
-        ToolsServer { catalog: Arc::new(catalog), tool_router: Self::tool_router() }
+        ToolsServer {
+            catalog: Arc::new(catalog),
+            tool_router: Self::tool_router(),
+        }
     }
 
-    #[tool(description = "Find tools by what they do. Returns [{toolName, description, relevanceScore}] best first; relevanceScore is 0..1.")]
+    #[tool(
+        description = "Find tools by what they do. Returns [{toolName, description, relevanceScore}] best first; relevanceScore is 0..1."
+    )]
     async fn search_tools(&self, Parameters(a): Parameters<SearchToolsArgs>) -> Result<CallToolResult, McpError> {
         if a.query.trim().is_empty() {
             return Err(McpError::invalid_params("`query` must not be empty", None));
         }
         let limit = a.limit.unwrap_or(10).clamp(1, 100) as usize;
-        let r = self.catalog.search(&a.query, limit).map_err(|e| McpError::internal_error(e, None))?;
-        Ok(super::text_result(serde_json::to_string(&r).unwrap_or_else(|_| "[]".into())))
+        let r = self
+            .catalog
+            .search(&a.query, limit)
+            .map_err(|e| McpError::internal_error(e, None))?;
+        Ok(super::text_result(
+            serde_json::to_string(&r).unwrap_or_else(|_| "[]".into()),
+        ))
     }
 
-    #[tool(description = "Describe tools by full name: [{toolName, description, inputSchema, found}]. Unknown names come back with found:false and an empty schema.")]
+    #[tool(
+        description = "Describe tools by full name: [{toolName, description, inputSchema, found}]. Unknown names come back with found:false and an empty schema."
+    )]
     async fn describe_tools(&self, Parameters(a): Parameters<DescribeToolsArgs>) -> Result<CallToolResult, McpError> {
         let out: Vec<Value> = a
             .tool_names
@@ -211,7 +236,10 @@ impl ToolsServer {
     #[tool(description = "Run an upstream tool by full name with arguments.")]
     async fn execute_tool(&self, Parameters(a): Parameters<ExecuteToolArgs>) -> Result<CallToolResult, McpError> {
         match self.catalog.get(&a.name) {
-            None => Err(McpError::invalid_params(format!("unknown tool `{}`; find tools with search_tools", a.name), None)),
+            None => Err(McpError::invalid_params(
+                format!("unknown tool `{}`; find tools with search_tools", a.name),
+                None,
+            )),
             Some(_) => Ok(super::error_result(format!(
                 "`{}` comes from an offline tools/list dump, so there is no upstream server to run it on; \
                  serve the catalog with live upstreams (`sagasu source tools --config FILE`) to execute tools",
@@ -224,7 +252,10 @@ impl ToolsServer {
 #[tool_handler(router = self.tool_router)]
 impl ServerHandler for ToolsServer {
     fn get_info(&self) -> ServerConfig {
-        super::server_info("sagasu-tools-offline", "A searchable catalog of upstream MCP tools (Dynamic Search).")
+        super::server_info(
+            "sagasu-tools-offline",
+            "A searchable catalog of upstream MCP tools (Dynamic Search).",
+        )
     }
 }
 

@@ -6,10 +6,10 @@ use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
+use rmcp::ServiceExt;
 use rmcp::model::{CallToolRequestParams, CallToolResult, JsonObject, Tool};
 use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
-use rmcp::ServiceExt;
 use tokio::sync::Mutex;
 
 use super::SourceError;
@@ -32,7 +32,12 @@ pub struct Connection {
 
 impl Connection {
     pub fn new(config: SourceConfig) -> Connection {
-        Connection { config, live: Mutex::new(None), starts: Default::default(), tool_names: Default::default() }
+        Connection {
+            config,
+            live: Mutex::new(None),
+            starts: Default::default(),
+            tool_names: Default::default(),
+        }
     }
 
     /// How many times the server has been started (1 after the first call; more after restarts).
@@ -48,7 +53,12 @@ impl Connection {
     async fn start(&self) -> Result<Live, SourceError> {
         self.starts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match &self.config.transport {
-            Transport::Stdio { program, args, cwd, env } => {
+            Transport::Stdio {
+                program,
+                args,
+                cwd,
+                env,
+            } => {
                 let mut cmd = tokio::process::Command::new(program);
                 cmd.args(args).current_dir(cwd).envs(env).kill_on_drop(true);
                 // Offline servers log warnings only, unless the user asked for more.
@@ -60,8 +70,14 @@ impl Connection {
                     .spawn()
                     .map_err(|e| SourceError::Spawn(format!("cannot start `{}`: {e}", program.display())))?;
                 let pid = proc.id();
-                let client = ().serve(proc).await.map_err(|e| SourceError::Protocol(format!("handshake failed: {e}")))?;
-                Ok(Live { client: Arc::new(client), pid })
+                let client = ()
+                    .serve(proc)
+                    .await
+                    .map_err(|e| SourceError::Protocol(format!("handshake failed: {e}")))?;
+                Ok(Live {
+                    client: Arc::new(client),
+                    pid,
+                })
             }
             Transport::Http { url, headers } => {
                 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
@@ -81,7 +97,10 @@ impl Connection {
                 }
                 let transport = StreamableHttpClientTransport::from_config(cfg.custom_headers(custom));
                 let client = ().serve(transport).await.map_err(|e| classify_init(&e.to_string()))?;
-                Ok(Live { client: Arc::new(client), pid: None })
+                Ok(Live {
+                    client: Arc::new(client),
+                    pid: None,
+                })
             }
         }
     }
@@ -114,7 +133,12 @@ impl Connection {
         self.call_within(tool, args, self.config.timeout).await
     }
 
-    pub async fn call_within(&self, tool: &str, args: JsonObject, deadline: Duration) -> Result<CallToolResult, SourceError> {
+    pub async fn call_within(
+        &self,
+        tool: &str,
+        args: JsonObject,
+        deadline: Duration,
+    ) -> Result<CallToolResult, SourceError> {
         let attempt = async {
             for round in 0..2 {
                 let client = self.client().await?;
@@ -150,7 +174,14 @@ impl Connection {
     /// The server's tool names, listed once and remembered (for choosing a preset).
     pub async fn tool_names(&self) -> Result<&[String], SourceError> {
         self.tool_names
-            .get_or_try_init(|| async { Ok(self.list_tools().await?.into_iter().map(|t| t.name.to_string()).collect()) })
+            .get_or_try_init(|| async {
+                Ok(self
+                    .list_tools()
+                    .await?
+                    .into_iter()
+                    .map(|t| t.name.to_string())
+                    .collect())
+            })
             .await
             .map(Vec::as_slice)
     }

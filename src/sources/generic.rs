@@ -13,13 +13,21 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
     };
     let r = conn.call(&m.tool, arguments(m, q)).await?;
     let hits = parse(&conn.config.name, m, &ok_text(&r)?)?;
-    Ok(SourceResult { truncated: hits.len() >= q.limit, hits, total: None, note: None })
+    Ok(SourceResult {
+        truncated: hits.len() >= q.limit,
+        hits,
+        total: None,
+        note: None,
+    })
 }
 
 fn fill(v: &Value, q: &SourceQuery) -> Value {
     match v {
         Value::String(s) if s == "{limit}" => json!(q.limit),
-        Value::String(s) => json!(s.replace("{query}", q.text.trim()).replace("{limit}", &q.limit.to_string())),
+        Value::String(s) => json!(
+            s.replace("{query}", q.text.trim())
+                .replace("{limit}", &q.limit.to_string())
+        ),
         Value::Array(a) => Value::Array(a.iter().map(|x| fill(x, q)).collect()),
         Value::Object(o) => Value::Object(o.iter().map(|(k, x)| (k.clone(), fill(x, q))).collect()),
         other => other.clone(),
@@ -54,12 +62,29 @@ pub fn parse(source: &str, m: &GenericMapping, text: &str) -> Result<Vec<Hit>, S
     let mut hits = Vec::new();
     for (rank, r) in arr.iter().enumerate() {
         let Some(id) = string_at(r, &m.id) else { continue };
-        let mut h = Hit::new(source, &id, m.kind.unwrap_or(EvidenceKind::Page), string_at(r, &m.text).unwrap_or_default());
-        h.title = m.title.as_deref().and_then(|p| string_at(r, p)).unwrap_or_else(|| crate::text::truncate_chars(&h.text, 60));
-        h.timestamp = m.time.as_deref().and_then(|p| string_at(r, p)).and_then(|t| crate::offline::parse_time(&t));
+        let mut h = Hit::new(
+            source,
+            &id,
+            m.kind.unwrap_or(EvidenceKind::Page),
+            string_at(r, &m.text).unwrap_or_default(),
+        );
+        h.title = m
+            .title
+            .as_deref()
+            .and_then(|p| string_at(r, p))
+            .unwrap_or_else(|| crate::text::truncate_chars(&h.text, 60));
+        h.timestamp = m
+            .time
+            .as_deref()
+            .and_then(|p| string_at(r, p))
+            .and_then(|t| crate::offline::parse_time(&t));
         h.url = m.url.as_deref().and_then(|p| string_at(r, p));
         h.author = m.author.as_deref().and_then(|p| string_at(r, p));
-        h.location = m.location.as_deref().and_then(|p| string_at(r, p)).unwrap_or_else(|| source.to_string());
+        h.location = m
+            .location
+            .as_deref()
+            .and_then(|p| string_at(r, p))
+            .unwrap_or_else(|| source.to_string());
         h.native_rank = rank;
         hits.push(h);
     }
@@ -87,6 +112,9 @@ mod tests {
         assert_eq!(hits[0].id, "docs:42");
         assert_eq!(hits[0].kind, EvidenceKind::Wiki);
         assert_eq!(hits[0].timestamp.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
-        assert!(matches!(parse("docs", &m, r#"{"data":{}}"#), Err(SourceError::Parse(_))));
+        assert!(matches!(
+            parse("docs", &m, r#"{"data":{}}"#),
+            Err(SourceError::Parse(_))
+        ));
     }
 }

@@ -43,7 +43,11 @@ pub struct SourceQuery {
 
 impl SourceQuery {
     pub fn new(text: impl Into<String>, limit: usize) -> SourceQuery {
-        SourceQuery { text: text.into(), limit, ..Default::default() }
+        SourceQuery {
+            text: text.into(),
+            limit,
+            ..Default::default()
+        }
     }
 }
 
@@ -81,11 +85,15 @@ pub enum SourceError {
 
 /// The text blocks of a tool result, joined.
 pub fn result_text(r: &CallToolResult) -> String {
-    let mut parts: Vec<&str> = r.content.iter().filter_map(|c| c.as_text().map(|t| t.text.as_str())).collect();
-    if parts.is_empty() {
-        if let Some(s) = &r.structured_content {
-            return s.to_string();
-        }
+    let mut parts: Vec<&str> = r
+        .content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.as_str()))
+        .collect();
+    if parts.is_empty()
+        && let Some(s) = &r.structured_content
+    {
+        return s.to_string();
     }
     parts.retain(|p| !p.is_empty());
     parts.join("\n")
@@ -95,11 +103,19 @@ pub fn result_text(r: &CallToolResult) -> String {
 pub fn ok_text(r: &CallToolResult) -> Result<String, SourceError> {
     let text = result_text(r);
     if r.is_error == Some(true) {
-        let msg = if text.is_empty() { "the tool reported an error".to_string() } else { text };
+        let msg = if text.is_empty() {
+            "the tool reported an error".to_string()
+        } else {
+            text
+        };
         let lower = msg.to_lowercase();
         return Err(if lower.contains("rate limit") || lower.contains("429") {
             SourceError::RateLimited(msg)
-        } else if lower.contains("unauthor") || lower.contains("forbidden") || lower.contains("401") || lower.contains("403") {
+        } else if lower.contains("unauthor")
+            || lower.contains("forbidden")
+            || lower.contains("401")
+            || lower.contains("403")
+        {
             SourceError::Auth(msg)
         } else {
             SourceError::Tool(msg)
@@ -111,7 +127,10 @@ pub fn ok_text(r: &CallToolResult) -> Result<String, SourceError> {
 /// Parses a tool's JSON text, or a `Parse` error quoting the start of what came back.
 pub fn parse_json(text: &str) -> Result<serde_json::Value, SourceError> {
     serde_json::from_str(text.trim()).map_err(|e| {
-        SourceError::Parse(format!("expected JSON ({e}); got `{}`", crate::text::truncate_chars(text.trim(), 80)))
+        SourceError::Parse(format!(
+            "expected JSON ({e}); got `{}`",
+            crate::text::truncate_chars(text.trim(), 80)
+        ))
     })
 }
 
@@ -126,4 +145,3 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
         SourceKind::Generic => generic::search(conn, q).await,
     }
 }
-

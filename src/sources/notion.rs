@@ -43,7 +43,9 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
             let fetches = hits.iter().take(FETCH_TOP).map(|h| {
                 let id = h.id.rsplit(':').next().unwrap_or_default().to_string();
                 async move {
-                    let r = conn.call("API-get-block-children", obj(json!({"block_id": id}))).await?;
+                    let r = conn
+                        .call("API-get-block-children", obj(json!({"block_id": id})))
+                        .await?;
                     parse_block_children(&ok_text(&r)?)
                 }
             });
@@ -56,7 +58,12 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
                     Err(_) => failed += 1,
                 }
             }
-            SourceResult { hits, truncated: more, total: None, note: fetch_note(failed) }
+            SourceResult {
+                hits,
+                truncated: more,
+                total: None,
+                note: fetch_note(failed),
+            }
         }
         _ => {
             let args = obj(json!({
@@ -83,12 +90,18 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
                     Err(_) => failed += 1,
                 }
             }
-            SourceResult { truncated: hits.len() >= q.limit.min(25), hits, total: None, note: fetch_note(failed) }
+            SourceResult {
+                truncated: hits.len() >= q.limit.min(25),
+                hits,
+                total: None,
+                note: fetch_note(failed),
+            }
         }
     };
     // Notion's search has no date filter of its own: apply the question's window here.
     result.hits.retain(|h| {
-        h.timestamp.is_none_or(|t| q.after.is_none_or(|a| t >= a) && q.before.is_none_or(|b| t < b))
+        h.timestamp
+            .is_none_or(|t| q.after.is_none_or(|a| t >= a) && q.before.is_none_or(|b| t < b))
     });
     Ok(result)
 }
@@ -122,7 +135,12 @@ pub fn parse_hosted_search(source: &str, text: &str) -> Result<Vec<Hit>, SourceE
         };
         let title = r.get("title").and_then(Value::as_str).unwrap_or("").to_string();
         let highlight = r.get("highlight").and_then(Value::as_str).unwrap_or("");
-        let mut h = Hit::new(source, &id, EvidenceKind::Page, html_escape::decode_html_entities(highlight));
+        let mut h = Hit::new(
+            source,
+            &id,
+            EvidenceKind::Page,
+            html_escape::decode_html_entities(highlight),
+        );
         h.kind = EvidenceKind::for_notion(None, &title, r.get("type").and_then(Value::as_str) == Some("database"));
         h.title = title;
         h.url = r.get("url").and_then(Value::as_str).map(str::to_string);
@@ -164,14 +182,21 @@ impl FetchedPage {
             h.location = p.clone();
         }
         h.author = self.prop("created_by").or(h.author.take());
-        if let Some(t) = self.prop("last_edited_time").as_deref().and_then(crate::offline::parse_time) {
+        if let Some(t) = self
+            .prop("last_edited_time")
+            .as_deref()
+            .and_then(crate::offline::parse_time)
+        {
             h.timestamp = Some(t);
         }
         if h.url.is_none() {
             h.url = self.url.clone();
         }
         for (k, v) in &self.properties {
-            if !matches!(k.as_str(), "title" | "parent" | "type" | "created_by" | "created_time" | "last_edited_time") {
+            if !matches!(
+                k.as_str(),
+                "title" | "parent" | "type" | "created_by" | "created_time" | "last_edited_time"
+            ) {
                 if let Value::String(s) = v {
                     h.properties.insert(k.clone(), s.clone());
                 } else if !v.is_null() {
@@ -208,7 +233,11 @@ pub fn parse_hosted_fetch(text: &str) -> Result<FetchedPage, SourceError> {
             .collect(),
     };
     let content = between("<content>", "</content>").unwrap_or_else(|| {
-        if body.contains("<page") { String::new() } else { body.to_string() }
+        if body.contains("<page") {
+            String::new()
+        } else {
+            body.to_string()
+        }
     });
     Ok(FetchedPage {
         title: v.get("title").and_then(Value::as_str).map(str::to_string),
@@ -238,20 +267,39 @@ pub fn parse_api_search(source: &str, text: &str) -> Result<(Vec<Hit>, bool), So
         if r.get("object").and_then(Value::as_str).is_some_and(|o| o != "page") {
             continue;
         }
-        let Some(id) = r.get("id").and_then(Value::as_str).and_then(notion_id) else { continue };
+        let Some(id) = r.get("id").and_then(Value::as_str).and_then(notion_id) else {
+            continue;
+        };
         let props = r.get("properties").and_then(Value::as_object);
         let title = props
-            .and_then(|p| p.values().find(|pv| pv.get("type").and_then(Value::as_str) == Some("title") || pv.get("title").is_some()))
+            .and_then(|p| {
+                p.values()
+                    .find(|pv| pv.get("type").and_then(Value::as_str) == Some("title") || pv.get("title").is_some())
+            })
             .and_then(|pv| pv.get("title").and_then(Value::as_array))
-            .map(|parts| parts.iter().filter_map(|t| t.get("plain_text").and_then(Value::as_str)).collect::<String>())
+            .map(|parts| {
+                parts
+                    .iter()
+                    .filter_map(|t| t.get("plain_text").and_then(Value::as_str))
+                    .collect::<String>()
+            })
             .unwrap_or_default();
         let in_db = r.pointer("/parent/type").and_then(Value::as_str) == Some("database_id");
-        let mut h = Hit::new(source, &id, EvidenceKind::for_notion(None, &title, in_db), title.clone());
+        let mut h = Hit::new(
+            source,
+            &id,
+            EvidenceKind::for_notion(None, &title, in_db),
+            title.clone(),
+        );
         h.title = title;
         h.url = r.get("url").and_then(Value::as_str).map(str::to_string);
         h.timestamp = r.get("last_edited_time").and_then(time_of);
         h.native_rank = rank;
-        h.location = if in_db { "Notion database".into() } else { "Notion".into() };
+        h.location = if in_db {
+            "Notion database".into()
+        } else {
+            "Notion".into()
+        };
         if let Some(p) = props {
             for (k, pv) in p {
                 if let Some(s) = property_text(pv) {
@@ -271,10 +319,24 @@ fn property_text(pv: &Value) -> Option<String> {
     let s = match ty {
         "title" => return None,
         "select" | "status" => v.get("name")?.as_str()?.to_string(),
-        "multi_select" => v.as_array()?.iter().filter_map(|x| x.get("name")?.as_str()).collect::<Vec<_>>().join(", "),
-        "people" => v.as_array()?.iter().filter_map(|x| x.get("name")?.as_str()).collect::<Vec<_>>().join(", "),
+        "multi_select" => v
+            .as_array()?
+            .iter()
+            .filter_map(|x| x.get("name")?.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
+        "people" => v
+            .as_array()?
+            .iter()
+            .filter_map(|x| x.get("name")?.as_str())
+            .collect::<Vec<_>>()
+            .join(", "),
         "date" => v.get("start")?.as_str()?.to_string(),
-        "rich_text" => v.as_array()?.iter().filter_map(|x| x.get("plain_text")?.as_str()).collect(),
+        "rich_text" => v
+            .as_array()?
+            .iter()
+            .filter_map(|x| x.get("plain_text")?.as_str())
+            .collect(),
         "number" | "checkbox" => v.to_string(),
         _ => return None,
     };
@@ -290,11 +352,18 @@ pub fn parse_block_children(text: &str) -> Result<String, SourceError> {
         .ok_or_else(|| SourceError::Parse("block children result has no `results` array".into()))?;
     let mut out = Vec::new();
     for b in blocks {
-        let Some(ty) = b.get("type").and_then(Value::as_str) else { continue };
+        let Some(ty) = b.get("type").and_then(Value::as_str) else {
+            continue;
+        };
         let line: String = b
             .pointer(&format!("/{ty}/rich_text"))
             .and_then(Value::as_array)
-            .map(|parts| parts.iter().filter_map(|t| t.get("plain_text").and_then(Value::as_str)).collect())
+            .map(|parts| {
+                parts
+                    .iter()
+                    .filter_map(|t| t.get("plain_text").and_then(Value::as_str))
+                    .collect()
+            })
             .unwrap_or_default();
         let prefix = match ty {
             "heading_1" => "# ",
@@ -340,9 +409,18 @@ mod tests {
     #[test]
     fn hosted_garbage_and_empty() {
         assert!(parse_hosted_search("n", r#"{"results":[]}"#).unwrap().is_empty());
-        assert!(matches!(parse_hosted_search("n", "Internal Server Error"), Err(SourceError::Parse(_))));
-        assert!(matches!(parse_hosted_search("n", r#"{"items":[]}"#), Err(SourceError::Parse(_))));
-        assert!(matches!(parse_hosted_fetch(r#"{"title":"x"}"#), Err(SourceError::Parse(_))));
+        assert!(matches!(
+            parse_hosted_search("n", "Internal Server Error"),
+            Err(SourceError::Parse(_))
+        ));
+        assert!(matches!(
+            parse_hosted_search("n", r#"{"items":[]}"#),
+            Err(SourceError::Parse(_))
+        ));
+        assert!(matches!(
+            parse_hosted_fetch(r#"{"title":"x"}"#),
+            Err(SourceError::Parse(_))
+        ));
     }
 
     #[test]
@@ -355,7 +433,11 @@ mod tests {
         assert_eq!(hits[0].kind, EvidenceKind::Task);
         assert_eq!(hits[0].properties["Assignee"], "Aiko Tanaka");
         assert_eq!(hits[0].properties["Due"], "2026-12-05");
-        let err = parse_api_search("notion", r#"{"object":"error","status":401,"message":"API token is invalid."}"#).unwrap_err();
+        let err = parse_api_search(
+            "notion",
+            r#"{"object":"error","status":401,"message":"API token is invalid."}"#,
+        )
+        .unwrap_err();
         assert!(matches!(err, SourceError::Auth(_)));
         let b = r#"{"results":[{"type":"heading_2","heading_2":{"rich_text":[{"plain_text":"Plan"}]}},{"type":"paragraph","paragraph":{"rich_text":[{"plain_text":"Ship "},{"plain_text":"Friday"}]}},{"type":"divider","divider":{}}]}"#;
         assert_eq!(parse_block_children(b).unwrap(), "## Plan\n\nShip Friday");

@@ -42,7 +42,11 @@ impl SourceOutcome {
         match r {
             Ok(res) => SourceOutcome {
                 name: name.to_string(),
-                status: if res.hits.is_empty() { SourceStatus::Empty } else { SourceStatus::Ok },
+                status: if res.hits.is_empty() {
+                    SourceStatus::Empty
+                } else {
+                    SourceStatus::Ok
+                },
                 hits: res.hits,
                 latency_ms,
                 truncated: res.truncated,
@@ -50,7 +54,11 @@ impl SourceOutcome {
             },
             Err(e) => SourceOutcome {
                 name: name.to_string(),
-                status: if matches!(e, SourceError::Timeout(_)) { SourceStatus::Timeout } else { SourceStatus::Error },
+                status: if matches!(e, SourceError::Timeout(_)) {
+                    SourceStatus::Timeout
+                } else {
+                    SourceStatus::Error
+                },
                 hits: Vec::new(),
                 latency_ms,
                 truncated: false,
@@ -93,7 +101,12 @@ pub const DEFAULT_CONCURRENCY: usize = 16;
 impl SourcePool {
     pub fn new(config: &Config) -> SourcePool {
         SourcePool {
-            conns: config.sources.iter().cloned().map(|s| Arc::new(Connection::new(s))).collect(),
+            conns: config
+                .sources
+                .iter()
+                .cloned()
+                .map(|s| Arc::new(Connection::new(s)))
+                .collect(),
             limit: Arc::new(Semaphore::new(DEFAULT_CONCURRENCY)),
         }
     }
@@ -145,7 +158,9 @@ impl SourcePool {
         join_all(self.conns.iter().map(|c| async move {
             let start = Instant::now();
             let result = if c.config.enabled {
-                c.list_tools().await.map(|ts| ts.into_iter().map(|t| t.name.to_string()).collect())
+                c.list_tools()
+                    .await
+                    .map(|ts| ts.into_iter().map(|t| t.name.to_string()).collect())
             } else {
                 Ok(Vec::new())
             };

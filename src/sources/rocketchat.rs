@@ -46,11 +46,20 @@ pub fn parse(source: &str, text: &str) -> Result<SourceResult, SourceError> {
         .iter()
         .enumerate()
         .map(|(rank, m)| {
-            let mut h = Hit::new(source, &m.id, EvidenceKind::Chat, html_escape::decode_html_entities(&m.msg).trim());
+            let mut h = Hit::new(
+                source,
+                &m.id,
+                EvidenceKind::Chat,
+                html_escape::decode_html_entities(&m.msg).trim(),
+            );
             let room = m.room.clone().unwrap_or_else(|| m.rid.clone());
             h.title = format!("#{room}: {}", crate::text::truncate_chars(h.text.trim(), 60));
             h.location = format!("#{room}");
-            h.author = m.u.name.clone().filter(|n| !n.is_empty()).or_else(|| Some(m.u.username.clone()));
+            h.author =
+                m.u.name
+                    .clone()
+                    .filter(|n| !n.is_empty())
+                    .or_else(|| Some(m.u.username.clone()));
             h.timestamp = crate::offline::parse_time(&m.ts);
             h.thread = Some(m.tmid.clone().unwrap_or_else(|| m.id.clone()));
             h.native_rank = rank;
@@ -90,6 +99,9 @@ mod tests {
         let r = parse("rc", empty).unwrap();
         assert!(r.hits.is_empty() && !r.truncated && r.note.is_none());
         assert!(matches!(parse("rc", "oops"), Err(SourceError::Parse(_))));
-        assert!(matches!(parse("rc", r#"{"messages":[{"msg":1}]}"#), Err(SourceError::Parse(_))));
+        assert!(matches!(
+            parse("rc", r#"{"messages":[{"msg":1}]}"#),
+            Err(SourceError::Parse(_))
+        ));
     }
 }

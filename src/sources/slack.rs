@@ -82,7 +82,11 @@ pub fn hosted_query(q: &SourceQuery) -> String {
     }
     if let Some(b) = q.before {
         // before: excludes its day; a bound inside a day keeps that day
-        let day = if b.time() == chrono::NaiveTime::MIN { b } else { b + ChronoDuration::days(1) };
+        let day = if b.time() == chrono::NaiveTime::MIN {
+            b
+        } else {
+            b + ChronoDuration::days(1)
+        };
         parts.push(format!("before:{}", day.format("%Y-%m-%d")));
     }
     parts.retain(|p| !p.is_empty());
@@ -109,13 +113,22 @@ fn korotovsky_args(q: &SourceQuery) -> Map<String, Value> {
     }
     m.insert("search_query".into(), json!(text.trim()));
     if let Some(c) = &q.channel {
-        m.insert("filter_in_channel".into(), json!(format!("#{}", c.trim_start_matches('#'))));
+        m.insert(
+            "filter_in_channel".into(),
+            json!(format!("#{}", c.trim_start_matches('#'))),
+        );
     }
     if let Some(u) = &q.user {
-        m.insert("filter_users_from".into(), json!(format!("@{}", u.trim_start_matches('@'))));
+        m.insert(
+            "filter_users_from".into(),
+            json!(format!("@{}", u.trim_start_matches('@'))),
+        );
     }
     if let Some(a) = q.after {
-        m.insert("filter_date_after".into(), json!((a - ChronoDuration::days(1)).format("%Y-%m-%d").to_string()));
+        m.insert(
+            "filter_date_after".into(),
+            json!((a - ChronoDuration::days(1)).format("%Y-%m-%d").to_string()),
+        );
     }
     if let Some(b) = q.before {
         m.insert("filter_date_before".into(), json!(b.format("%Y-%m-%d").to_string()));
@@ -195,11 +208,16 @@ pub fn parse_markdown(source: &str, md: &str) -> Result<MarkdownPage, SourceErro
             .trim()
             .to_string();
         let permalink = get("Permalink").map(|p| {
-            p.split_once("](").map(|(_, u)| u.trim_end_matches(')').to_string()).unwrap_or(p)
+            p.split_once("](")
+                .map(|(_, u)| u.trim_end_matches(')').to_string())
+                .unwrap_or(p)
         });
         let ts = get("Message_ts").or_else(|| permalink.as_deref().and_then(ts_from_permalink));
         let (Some(ts), false) = (ts, channel.is_empty()) else {
-            return Err(SourceError::Parse(format!("result {} has no channel or message ts", rank + 1)));
+            return Err(SourceError::Parse(format!(
+                "result {} has no channel or message ts",
+                rank + 1
+            )));
         };
         let body = text_lines.map(|t| t.join("\n")).unwrap_or_default();
         let mut h = message_hit(source, &channel, &ts, &body);
@@ -208,7 +226,11 @@ pub fn parse_markdown(source: &str, md: &str) -> Result<MarkdownPage, SourceErro
             h.author = Some(from.split(" (ID:").next().unwrap_or(&from).trim().to_string());
         }
         let thread_ts = get("Thread_ts").or_else(|| {
-            permalink.as_deref().and_then(|p| p.split("thread_ts=").nth(1).map(|t| t.split('&').next().unwrap_or(t).to_string()))
+            permalink.as_deref().and_then(|p| {
+                p.split("thread_ts=")
+                    .nth(1)
+                    .map(|t| t.split('&').next().unwrap_or(t).to_string())
+            })
         });
         h.thread = Some(format!("{channel}/{}", thread_ts.unwrap_or_else(|| ts.clone())));
         h.url = permalink;
@@ -223,13 +245,16 @@ pub fn parse_markdown(source: &str, md: &str) -> Result<MarkdownPage, SourceErro
 /// `https://x.slack.com/archives/C1/p1761905400000200` -> `1761905400.000200`.
 fn ts_from_permalink(url: &str) -> Option<String> {
     let p = url.rsplit('/').next()?.split('?').next()?.strip_prefix('p')?;
-    (p.len() > 6 && p.chars().all(|c| c.is_ascii_digit())).then(|| format!("{}.{}", &p[..p.len() - 6], &p[p.len() - 6..]))
+    (p.len() > 6 && p.chars().all(|c| c.is_ascii_digit()))
+        .then(|| format!("{}.{}", &p[..p.len() - 6], &p[p.len() - 6..]))
 }
 
 fn parse_loose_time(s: &str) -> Option<DateTime<Utc>> {
     let s = s.trim().trim_end_matches(" UTC");
     crate::offline::parse_time(s).or_else(|| {
-        chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S").ok().map(|t| t.and_utc())
+        chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S")
+            .ok()
+            .map(|t| t.and_utc())
     })
 }
 
@@ -239,8 +264,13 @@ pub fn parse_csv(source: &str, csv_text: &str, limit: usize) -> Result<SourceRes
     if csv_text.trim().is_empty() {
         return Ok(out);
     }
-    let mut rdr = csv::ReaderBuilder::new().flexible(true).from_reader(csv_text.as_bytes());
-    let headers = rdr.headers().map_err(|e| SourceError::Parse(format!("bad CSV header: {e}")))?.clone();
+    let mut rdr = csv::ReaderBuilder::new()
+        .flexible(true)
+        .from_reader(csv_text.as_bytes());
+    let headers = rdr
+        .headers()
+        .map_err(|e| SourceError::Parse(format!("bad CSV header: {e}")))?
+        .clone();
     let col = |name: &str| headers.iter().position(|h| h.trim().eq_ignore_ascii_case(name));
     let (Some(c_id), Some(c_chan), Some(c_text)) = (col("MsgID"), col("Channel"), col("Text")) else {
         return Err(SourceError::Parse(format!(
@@ -248,16 +278,22 @@ pub fn parse_csv(source: &str, csv_text: &str, limit: usize) -> Result<SourceRes
             headers.iter().collect::<Vec<_>>().join(",")
         )));
     };
-    let (c_real, c_user, c_thread, c_time, c_cursor) = (col("RealName"), col("UserName"), col("ThreadTs"), col("Time"), col("Cursor"));
+    let (c_real, c_user, c_thread, c_time, c_cursor) = (
+        col("RealName"),
+        col("UserName"),
+        col("ThreadTs"),
+        col("Time"),
+        col("Cursor"),
+    );
     for (rank, rec) in rdr.records().enumerate() {
         let rec = rec.map_err(|e| SourceError::Parse(format!("bad CSV row: {e}")))?;
         let get = |c: Option<usize>| c.and_then(|i| rec.get(i)).map(str::trim).filter(|s| !s.is_empty());
-        if let Some(cur) = get(c_cursor) {
-            if get(Some(c_id)).is_none() {
-                // The last row carries only the next page's cursor.
-                out.truncated = !cur.is_empty();
-                continue;
-            }
+        if let Some(cur) = get(c_cursor)
+            && get(Some(c_id)).is_none()
+        {
+            // The last row carries only the next page's cursor.
+            out.truncated = !cur.is_empty();
+            continue;
         }
         let Some(ts) = get(Some(c_id)) else { continue };
         let channel = get(Some(c_chan)).unwrap_or("").trim_start_matches('#').to_string();
@@ -307,7 +343,11 @@ mod tests {
         assert!(p.hits.is_empty());
         let e = parse_markdown("slack", "<html>502 Bad Gateway</html>").unwrap_err();
         assert!(matches!(e, SourceError::Parse(_)), "{e}");
-        let e = parse_markdown("slack", "# Search Results for \"x\"\n### Result 1 of 1\nText: no channel\n").unwrap_err();
+        let e = parse_markdown(
+            "slack",
+            "# Search Results for \"x\"\n### Result 1 of 1\nText: no channel\n",
+        )
+        .unwrap_err();
         assert!(e.to_string().contains("no channel"), "{e}");
     }
 
@@ -322,7 +362,10 @@ mod tests {
         assert_eq!(r.hits[1].text, "ok <3");
         assert_eq!(r.hits[1].thread.as_deref(), Some("pricing/1761905400.000200"));
         assert!(parse_csv("slack", "", 10).unwrap().hits.is_empty());
-        assert!(matches!(parse_csv("slack", "a,b\n1,2\n", 10), Err(SourceError::Parse(_))));
+        assert!(matches!(
+            parse_csv("slack", "a,b\n1,2\n", 10),
+            Err(SourceError::Parse(_))
+        ));
     }
 
     #[test]
@@ -337,6 +380,9 @@ mod tests {
             phrases: vec!["per seat".into()],
             limit: 5,
         };
-        assert_eq!(hosted_query(&q), "price \"per seat\" in:#pricing from:@aiko after:2026-09-30 before:2026-11-01");
+        assert_eq!(
+            hosted_query(&q),
+            "price \"per seat\" in:#pricing from:@aiko after:2026-09-30 before:2026-11-01"
+        );
     }
 }

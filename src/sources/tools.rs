@@ -11,18 +11,29 @@ const DESCRIBE_TOP: usize = 5;
 
 pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, SourceError> {
     let args = json!({"query": q.text.trim(), "limit": q.limit.clamp(1, 50)});
-    let r = conn.call("search_tools", args.as_object().cloned().unwrap_or_default()).await?;
+    let r = conn
+        .call("search_tools", args.as_object().cloned().unwrap_or_default())
+        .await?;
     let mut hits = parse_search(&conn.config.name, &ok_text(&r)?)?;
     let names: Vec<String> = hits.iter().take(DESCRIBE_TOP).map(|h| h.title.clone()).collect();
     let mut note = None;
     if !names.is_empty() {
         let args = json!({"toolNames": names});
-        match conn.call("describe_tools", args.as_object().cloned().unwrap_or_default()).await.and_then(|r| ok_text(&r)) {
+        match conn
+            .call("describe_tools", args.as_object().cloned().unwrap_or_default())
+            .await
+            .and_then(|r| ok_text(&r))
+        {
             Ok(t) => apply_descriptions(&mut hits, &t)?,
             Err(e) => note = Some(format!("describe_tools failed: {e}")),
         }
     }
-    Ok(SourceResult { truncated: hits.len() >= q.limit, hits, total: None, note })
+    Ok(SourceResult {
+        truncated: hits.len() >= q.limit,
+        hits,
+        total: None,
+        note,
+    })
 }
 
 /// Parses `search_tools`' `[{toolName, description, relevanceScore}]`.
@@ -58,8 +69,12 @@ pub fn apply_descriptions(hits: &mut [Hit], text: &str) -> Result<(), SourceErro
         if d.get("found").and_then(Value::as_bool) == Some(false) {
             continue;
         }
-        let Some(name) = d.get("toolName").and_then(Value::as_str) else { continue };
-        let Some(h) = hits.iter_mut().find(|h| h.title == name) else { continue };
+        let Some(name) = d.get("toolName").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(h) = hits.iter_mut().find(|h| h.title == name) else {
+            continue;
+        };
         if let Some(props) = d.pointer("/inputSchema/properties").and_then(Value::as_object) {
             let required: Vec<&str> = d
                 .pointer("/inputSchema/required")
@@ -70,8 +85,19 @@ pub fn apply_descriptions(hits: &mut [Hit], text: &str) -> Result<(), SourceErro
                 .iter()
                 .map(|(k, p)| {
                     let desc = p.get("description").and_then(Value::as_str).unwrap_or("");
-                    let req = if required.contains(&k.as_str()) { " (required)" } else { "" };
-                    format!("`{k}`{req}{}", if desc.is_empty() { String::new() } else { format!(": {desc}") })
+                    let req = if required.contains(&k.as_str()) {
+                        " (required)"
+                    } else {
+                        ""
+                    };
+                    format!(
+                        "`{k}`{req}{}",
+                        if desc.is_empty() {
+                            String::new()
+                        } else {
+                            format!(": {desc}")
+                        }
+                    )
                 })
                 .collect();
             if !params.is_empty() {

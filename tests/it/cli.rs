@@ -5,8 +5,17 @@ use std::process::Command;
 use crate::common::{bin, demo, repo};
 
 fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin()).args(args).current_dir(repo()).env_remove("RUST_LOG").output().unwrap();
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(bin())
+        .args(args)
+        .current_dir(repo())
+        .env_remove("RUST_LOG")
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -14,7 +23,10 @@ fn check_shows_four_healthy_demo_sources() {
     let (code, out, err) = run(&["check", "--config", "examples/acme/sagasu.yaml"]);
     assert_eq!(code, 0, "{out}{err}");
     for s in ["slack", "notion", "rocketchat", "tools"] {
-        let line = out.lines().find(|l| l.starts_with(s)).unwrap_or_else(|| panic!("{s} missing: {out}"));
+        let line = out
+            .lines()
+            .find(|l| l.starts_with(s))
+            .unwrap_or_else(|| panic!("{s} missing: {out}"));
         assert!(line.contains(" ok "), "{line}");
     }
 }
@@ -23,7 +35,11 @@ fn check_shows_four_healthy_demo_sources() {
 fn check_fails_with_status_1_when_a_source_is_down() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("sagasu.yaml");
-    std::fs::write(&cfg, "sources:\n  gone:\n    kind: slack\n    command: [/nonexistent/mcp-server]\n").unwrap();
+    std::fs::write(
+        &cfg,
+        "sources:\n  gone:\n    kind: slack\n    command: [/nonexistent/mcp-server]\n",
+    )
+    .unwrap();
     let (code, out, _) = run(&["check", "--config", cfg.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("FAILED"), "{out}");
@@ -37,7 +53,10 @@ fn config_errors_name_file_line_and_column_with_status_2() {
     let (code, _, err) = run(&["check", "--config", cfg.to_str().unwrap()]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("sagasu.yaml:4:5: unknown field `comand`"), "{err}");
-    assert!(err.contains("sagasu.yaml:9:22: environment variable `SAGASU_TEST_UNSET_VAR` is not set"), "{err}");
+    assert!(
+        err.contains("sagasu.yaml:9:22: environment variable `SAGASU_TEST_UNSET_VAR` is not set"),
+        "{err}"
+    );
     assert!(err.contains("2 problems"), "{err}");
 }
 
@@ -45,7 +64,10 @@ fn config_errors_name_file_line_and_column_with_status_2() {
 fn offline_server_reports_a_missing_folder() {
     let (code, _, err) = run(&["source", "slack", "--data", "/nonexistent/export"]);
     assert_eq!(code, 2);
-    assert!(err.contains("data folder `/nonexistent/export` does not exist"), "{err}");
+    assert!(
+        err.contains("data folder `/nonexistent/export` does not exist"),
+        "{err}"
+    );
 }
 
 #[test]

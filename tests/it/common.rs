@@ -33,12 +33,18 @@ pub fn demo_config() -> Config {
 
 /// Whether `id` has the contract's shape for its source kind (contracts section 1).
 pub fn is_contract_id(id: &str) -> bool {
-    let Some((source, native)) = id.split_once(':') else { return false };
+    let Some((source, native)) = id.split_once(':') else {
+        return false;
+    };
     match source {
-        "slack" => native.split_once('/').is_some_and(|(c, ts)| !c.is_empty() && ts.len() == 17 && ts.as_bytes()[10] == b'.'),
+        "slack" => native
+            .split_once('/')
+            .is_some_and(|(c, ts)| !c.is_empty() && ts.len() == 17 && ts.as_bytes()[10] == b'.'),
         "notion" => native.len() == 32 && native.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()),
         "rocketchat" => !native.is_empty() && native.chars().all(|c| c.is_ascii_alphanumeric()),
-        "tools" => native.split_once("__").is_some_and(|(s, t)| !s.is_empty() && !t.is_empty()),
+        "tools" => native
+            .split_once("__")
+            .is_some_and(|(s, t)| !s.is_empty() && !t.is_empty()),
         _ => false,
     }
 }

@@ -33,7 +33,11 @@ async fn every_demo_source_answers_with_contract_ids() {
     }
     // notion hits carry the fetched page text and kind
     let notion = outcomes.iter().find(|o| o.name == "notion").unwrap();
-    let task = notion.hits.iter().find(|h| h.title == "Migrate billing DB to PostgreSQL").expect("task row");
+    let task = notion
+        .hits
+        .iter()
+        .find(|h| h.title == "Migrate billing DB to PostgreSQL")
+        .expect("task row");
     assert_eq!(task.kind, sagasu::hit::EvidenceKind::Task);
     assert_eq!(task.properties["Status"], "In progress");
 }
@@ -45,7 +49,10 @@ async fn a_dead_stdio_source_is_restarted_on_the_next_call() {
     let q = SourceQuery::new("pricing", 3);
     assert!(!sagasu::sources::search(&conn, &q).await.unwrap().hits.is_empty());
     let pid = conn.pid().await.expect("a child process");
-    std::process::Command::new("kill").args(["-9", &pid.to_string()]).status().unwrap();
+    std::process::Command::new("kill")
+        .args(["-9", &pid.to_string()])
+        .status()
+        .unwrap();
     // wait until the child is really gone
     let deadline = Instant::now() + Duration::from_secs(5);
     while std::path::Path::new(&format!("/proc/{pid}")).exists() && Instant::now() < deadline {
@@ -70,8 +77,10 @@ async fn a_hanging_source_times_out_and_a_broken_one_errors_without_stalling_the
         &dir,
     );
     let pool = SourcePool::new(&config);
-    let queries: HashMap<String, SourceQuery> =
-        ["slack", "hang", "broken", "off"].iter().map(|s| (s.to_string(), SourceQuery::new("pricing", 5))).collect();
+    let queries: HashMap<String, SourceQuery> = ["slack", "hang", "broken", "off"]
+        .iter()
+        .map(|s| (s.to_string(), SourceQuery::new("pricing", 5)))
+        .collect();
     let start = Instant::now();
     let outcomes = pool.search_all(&queries, Duration::from_secs(20)).await;
     let elapsed = start.elapsed();
@@ -79,7 +88,11 @@ async fn a_hanging_source_times_out_and_a_broken_one_errors_without_stalling_the
     let by: HashMap<&str, _> = outcomes.iter().map(|o| (o.name.as_str(), o)).collect();
     assert_eq!(by["slack"].status, SourceStatus::Ok);
     assert_eq!(by["hang"].status, SourceStatus::Timeout);
-    assert!(by["hang"].note.as_deref().unwrap().contains("800 ms"), "{:?}", by["hang"].note);
+    assert!(
+        by["hang"].note.as_deref().unwrap().contains("800 ms"),
+        "{:?}",
+        by["hang"].note
+    );
     assert_eq!(by["broken"].status, SourceStatus::Error);
     assert!(by["broken"].note.as_deref().unwrap().contains("/nonexistent/server"));
     assert_eq!(by["off"].status, SourceStatus::Skipped);
