@@ -296,6 +296,15 @@ impl Document {
     /// Deserializes the value at `path` into `T`, pointing an error at the offending key or
     /// value (serde names unknown and missing fields; those are found under `path`).
     pub fn deserialize<T: DeserializeOwned>(&self, path: &str, value: &Value) -> Result<T, Diagnostic> {
+        if path.is_empty() {
+            // The whole document: parsing the text keeps serde's own position and field path.
+            return serde_norway::from_str(&self.text).map_err(|e| {
+                let (line, column) = e.location().map(|l| (l.line(), l.column())).unwrap_or((1, 1));
+                let msg = e.to_string();
+                let msg = msg.split(" at line ").next().unwrap_or(&msg).to_string();
+                make(&self.file, &self.text, line, column, msg)
+            });
+        }
         serde_norway::from_value(value.clone()).map_err(|e| {
             let msg = e.to_string();
             if let Some(bad) = quoted_after(&msg, "unknown variant `")

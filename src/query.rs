@@ -1,0 +1,522 @@
+//! Query understanding: keywords (English stop words and Japanese particles removed), quoted
+//! phrases, explicit filters (`from:`, `in:`, `after:`, `before:`), time constraints relative to
+//! the clock ("last week", "since October", "in Q3", "先週", "10月以降", "今月"), and synonym
+//! expansion across the two languages. Pure: the clock is passed in.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
+use serde::Serialize;
+
+use crate::policy::Lexicon;
+use crate::text;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    En,
+    Ja,
+}
+
+/// What the question asks for, in searchable form.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Analysis {
+    /// Content words as written (for the sources' own search engines).
+    pub keywords: Vec<String>,
+    /// Synonyms and translations of the keywords (from `lexicon.yaml`).
+    pub expansions: Vec<String>,
+    pub phrases: Vec<String>,
+    pub channel: Option<String>,
+    pub user: Option<String>,
+    pub after: Option<DateTime<Utc>>,
+    pub before: Option<DateTime<Utc>>,
+    /// The time constraint as understood, for people ("last week: 2026-11-09 to 2026-11-16").
+    pub time_note: Option<String>,
+    /// The question asks which tool, command or integration does something.
+    pub tool_question: bool,
+}
+
+impl Analysis {
+    /// Keywords, phrases and expansions as one query string.
+    pub fn search_text(&self, with_expansions: bool) -> String {
+        let mut parts: Vec<&str> = self.keywords.iter().map(String::as_str).collect();
+        parts.extend(self.phrases.iter().map(String::as_str));
+        if with_expansions {
+            parts.extend(self.expansions.iter().map(String::as_str));
+        }
+        parts.join(" ")
+    }
+}
+
+pub fn language(question: &str) -> Lang {
+    if text::is_japanese(question) {
+        Lang::Ja
+    } else {
+        Lang::En
+    }
+}
+
+/// Extra filler that says nothing about the subject of a question.
+const QUESTION_FILLER: &[&str] = &[
+    "currently",
+    "ever",
+    "anybody",
+    "somebody",
+    "someone",
+    "need",
+    "want",
+    "find",
+    "right",
+    "now",
+    "latest",
+    "thing",
+    "things",
+    "stuff",
+    "something",
+    "happened",
+    "happen",
+    "get",
+    "got",
+    "go",
+    "make",
+    "made",
+    "use",
+    "used",
+    "say",
+    "said",
+    "mean",
+    "current",
+    "actually",
+    "really",
+    "also",
+    "one",
+    "ones",
+    "lets",
+    "me",
+];
+
+const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来"];
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+fn month_index(w: &str) -> Option<u32> {
+    let w = w.trim_end_matches('.');
+    MONTHS
+        .iter()
+        .position(|m| *m == w || (w.len() >= 3 && m.starts_with(w) && w.len() <= m.len()))
+        .map(|i| i as u32 + 1)
+}
+
+fn day_start(d: NaiveDate) -> DateTime<Utc> {
+    Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default())
+}
+
+/// The most recent first day of `month` at or before `now`.
+fn last_month_start(month: u32, now: DateTime<Utc>) -> DateTime<Utc> {
+    let year = if month <= now.month() {
+        now.year()
+    } else {
+        now.year() - 1
+    };
+    day_start(NaiveDate::from_ymd_opt(year, month, 1).unwrap_or_default())
+}
+
+fn add_months(t: DateTime<Utc>, n: u32) -> DateTime<Utc> {
+    let (y, m) = (t.year(), t.month() + n);
+    let (y, m) = (y + ((m - 1) / 12) as i32, (m - 1) % 12 + 1);
+    day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
+}
+
+struct TimeHit {
+    after: Option<DateTime<Utc>>,
+    before: Option<DateTime<Utc>>,
+    label: String,
+}
+
+/// Finds a time constraint in the (normalised) question and returns it with the byte range of
+/// the words that expressed it.
+fn find_time(q: &str, now: DateTime<Utc>) -> Option<(TimeHit, (usize, usize))> {
+    let today = day_start(now.date_naive());
+    let week_start = today - Duration::days(now.weekday().num_days_from_monday() as i64);
+    let month_start = day_start(NaiveDate::from_ymd_opt(now.year(), now.month(), 1).unwrap_or_default());
+    let year_start = day_start(NaiveDate::from_ymd_opt(now.year(), 1, 1).unwrap_or_default());
+    let fixed: Vec<(&str, Option<DateTime<Utc>>, Option<DateTime<Utc>>)> = vec![
+        ("yesterday", Some(today - Duration::days(1)), Some(today)),
+        ("today", Some(today), None),
+        ("this week", Some(week_start), None),
+        ("last week", Some(week_start - Duration::days(7)), Some(week_start)),
+        ("past week", Some(today - Duration::days(7)), None),
+        ("this month", Some(month_start), None),
+        ("last month", Some(prev_month_start(month_start)), Some(month_start)),
+        ("past month", Some(today - Duration::days(30)), None),
+        ("this year", Some(year_start), None),
+        (
+            "last year",
+            Some(day_start(
+                NaiveDate::from_ymd_opt(now.year() - 1, 1, 1).unwrap_or_default(),
+            )),
+            Some(year_start),
+        ),
+        ("昨日", Some(today - Duration::days(1)), Some(today)),
+        ("今日", Some(today), None),
+        ("今週", Some(week_start), None),
+        ("先週", Some(week_start - Duration::days(7)), Some(week_start)),
+        ("今月", Some(month_start), None),
+        ("先月", Some(prev_month_start(month_start)), Some(month_start)),
+        ("今年", Some(year_start), None),
+        (
+            "去年",
+            Some(day_start(
+                NaiveDate::from_ymd_opt(now.year() - 1, 1, 1).unwrap_or_default(),
+            )),
+            Some(year_start),
+        ),
+        (
+            "昨年",
+            Some(day_start(
+                NaiveDate::from_ymd_opt(now.year() - 1, 1, 1).unwrap_or_default(),
+            )),
+            Some(year_start),
+        ),
+    ];
+    for (phrase, after, before) in fixed {
+        if let Some(i) = find_word(q, phrase) {
+            let range = (i, i + phrase.len());
+            let hit = TimeHit {
+                after,
+                before,
+                label: phrase.to_string(),
+            };
+            return Some((hit, range));
+        }
+    }
+    // "in q3", "q3", "第3四半期"
+    static QUARTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?:(?-u:\b)(?:in |during )?q([1-4])(?-u:\b)|第([1-4])四半期)").expect("valid regex")
+    });
+    if let Some(c) = QUARTER.captures(q) {
+        let n: u32 = c
+            .get(1)
+            .or_else(|| c.get(2))
+            .and_then(|m| m.as_str().parse().ok())
+            .unwrap_or(1);
+        let start_month = (n - 1) * 3 + 1;
+        let start = last_month_start(start_month, now);
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or((0, 0));
+        return Some((
+            TimeHit {
+                after: Some(start),
+                before: Some(add_months(start, 3)),
+                label: format!("Q{n}"),
+            },
+            m,
+        ));
+    }
+    // "since october", "after october", "from october"; "in october", "during october"
+    static MONTH_EN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(since|after|from|in|during) (jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
+            .expect("valid regex")
+    });
+    if let Some(c) = MONTH_EN.captures(q) {
+        let month = month_index(&c[2])?;
+        let start = last_month_start(month, now);
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or((0, 0));
+        let (after, before) = match &c[1] {
+            "in" | "during" => (Some(start), Some(add_months(start, 1))),
+            _ => (Some(start), None),
+        };
+        return Some((
+            TimeHit {
+                after,
+                before,
+                label: c[0].to_string(),
+            },
+            m,
+        ));
+    }
+    // "10月以降", "10月から"
+    static MONTH_JA: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(1[0-2]|[1-9])月(以降|から)").expect("valid regex"));
+    if let Some(c) = MONTH_JA.captures(q) {
+        let month: u32 = c[1].parse().ok()?;
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or((0, 0));
+        return Some((
+            TimeHit {
+                after: Some(last_month_start(month, now)),
+                before: None,
+                label: c[0].to_string(),
+            },
+            m,
+        ));
+    }
+    None
+}
+
+fn prev_month_start(month_start: DateTime<Utc>) -> DateTime<Utc> {
+    let d = month_start.date_naive();
+    let (y, m) = if d.month() == 1 {
+        (d.year() - 1, 12)
+    } else {
+        (d.year(), d.month() - 1)
+    };
+    day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
+}
+
+/// Finds `phrase` as whole words (ASCII) or a substring (Japanese).
+fn find_word(q: &str, phrase: &str) -> Option<usize> {
+    if !phrase.is_ascii() {
+        return q.find(phrase);
+    }
+    let mut from = 0;
+    while let Some(i) = q[from..].find(phrase) {
+        let s = from + i;
+        let e = s + phrase.len();
+        let ok_l = s == 0 || !q.as_bytes()[s - 1].is_ascii_alphanumeric();
+        let ok_r = e >= q.len() || !q.as_bytes()[e].is_ascii_alphanumeric();
+        if ok_l && ok_r {
+            return Some(s);
+        }
+        from = e;
+    }
+    None
+}
+
+/// Splits a question into content words (see the module docs).
+pub fn keywords(q: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |w: String| {
+        if !w.is_empty() && !out.contains(&w) {
+            out.push(w);
+        }
+    };
+    let mut cur = String::new();
+    let mut cur_kind = 0u8; // 0 none, 1 latin word, 2 cjk content
+    let flush = |cur: &mut String, kind: u8, push: &mut dyn FnMut(String)| {
+        let w = std::mem::take(cur);
+        match kind {
+            1 => {
+                let w = w.trim_matches(|c: char| c == '-' || c == '\'' || c == '.').to_string();
+                let lw = w.to_lowercase();
+                if lw.is_empty() || text::is_stop_word(&lw) || QUESTION_FILLER.contains(&lw.as_str()) {
+                    return;
+                }
+                push(w);
+            }
+            2 => {
+                let n = w.chars().count();
+                if text::is_stop_word(&w) || (n == 1 && JA_FILLER.contains(&w.as_str())) {
+                    return;
+                }
+                push(w);
+            }
+            _ => {}
+        }
+    };
+    for c in q.chars() {
+        let kind = if c.is_ascii_alphanumeric() || matches!(c, '-' | '\'' | '$' | '.' | '%') && cur_kind == 1 {
+            1
+        } else if c == '$' {
+            1
+        } else if is_cjk_content(c) {
+            2
+        } else {
+            0
+        };
+        if kind != cur_kind && !cur.is_empty() {
+            flush(&mut cur, cur_kind, &mut push);
+        }
+        if kind != 0 {
+            cur.push(c);
+        }
+        cur_kind = kind;
+    }
+    if !cur.is_empty() {
+        flush(&mut cur, cur_kind, &mut push);
+    }
+    out
+}
+
+fn is_cjk_content(c: char) -> bool {
+    matches!(c, '\u{30A0}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '々')
+        || (c.is_alphanumeric() && !c.is_ascii() && !matches!(c, '\u{3040}'..='\u{309F}'))
+}
+
+/// Synonyms and translations of `keywords` from the lexicon's groups. A keyword matches a
+/// group member when their stems are equal (English) or one contains the other (Japanese,
+/// two characters or more).
+pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
+    let stems: Vec<Vec<String>> = keywords.iter().map(|k| text::terms(k)).collect();
+    let mut out: Vec<String> = Vec::new();
+    for group in &lexicon.synonyms {
+        let hit = group.iter().any(|member| {
+            keywords.iter().zip(&stems).any(|(k, ks)| {
+                let k = text::normalize(k);
+                if member.is_ascii() {
+                    let ms = text::terms(member);
+                    !ms.is_empty() && ms == *ks
+                } else {
+                    member.chars().count() >= 2
+                        && (k.contains(member.as_str()) || (k.chars().count() >= 2 && member.contains(k.as_str())))
+                }
+            })
+        });
+        if hit {
+            for m in group {
+                let already = keywords.iter().any(|k| text::normalize(k) == *m) || out.contains(m);
+                if !already {
+                    out.push(m.clone());
+                }
+            }
+        }
+    }
+    out.truncate(16);
+    out
+}
+
+/// Analyses a question against the clock `now`.
+pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
+    let mut a = Analysis::default();
+    let mut rest = String::new();
+    // quoted phrases
+    let mut in_quote = false;
+    let mut phrase = String::new();
+    for c in question.chars() {
+        match c {
+            '"' | '“' | '”' | '「' | '」' => {
+                if in_quote && !phrase.trim().is_empty() {
+                    a.phrases.push(phrase.trim().to_string());
+                }
+                phrase.clear();
+                in_quote = !in_quote;
+                rest.push(' ');
+            }
+            _ if in_quote => phrase.push(c),
+            _ => rest.push(c),
+        }
+    }
+    if in_quote {
+        rest.push_str(&phrase);
+    }
+    // explicit filters
+    let mut words = Vec::new();
+    for w in rest.split_whitespace() {
+        let lw = w.to_lowercase();
+        if let Some(v) = lw.strip_prefix("from:") {
+            a.user = Some(v.trim_start_matches('@').to_string());
+        } else if let Some(v) = lw.strip_prefix("in:") {
+            a.channel = Some(v.trim_start_matches('#').to_string());
+        } else if let Some(t) = lw.strip_prefix("after:").and_then(crate::offline::parse_time) {
+            a.after = Some(t);
+        } else if let Some(t) = lw.strip_prefix("before:").and_then(crate::offline::parse_time) {
+            a.before = Some(t);
+        } else {
+            words.push(w);
+        }
+    }
+    let mut body = text::normalize(&words.join(" "));
+    if a.after.is_none()
+        && a.before.is_none()
+        && let Some((t, (s, e))) = find_time(&body, now)
+    {
+        a.after = t.after;
+        a.before = t.before;
+        let fmt = |d: DateTime<Utc>| d.format("%Y-%m-%d").to_string();
+        a.time_note = Some(match (t.after, t.before) {
+            (Some(x), Some(y)) => format!("{}: {} to {}", t.label, fmt(x), fmt(y)),
+            (Some(x), None) => format!("{}: since {}", t.label, fmt(x)),
+            (None, Some(y)) => format!("{}: before {}", t.label, fmt(y)),
+            (None, None) => t.label,
+        });
+        body.replace_range(s..e, " ");
+    }
+    a.keywords = keywords(&body);
+    a.expansions = expand(&a.keywords, lexicon);
+    let nq = text::normalize(question);
+    a.tool_question = lexicon.tool_cues.iter().any(|c| crate::intent::cue_matches(&nq, c));
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        "2026-11-20T09:00:00Z".parse().unwrap()
+    }
+
+    fn lexicon() -> Lexicon {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
+        crate::policy::Policies::load(&dir, &[]).unwrap().lexicon
+    }
+
+    #[test]
+    fn keywords_drop_stop_words_and_particles() {
+        assert_eq!(
+            keywords("what did we decide about the q3 price increase?"),
+            ["decide", "q3", "price", "increase"]
+        );
+        assert_eq!(keywords("v3のリリースはいつですか？"), ["v3", "リリース"]);
+        assert_eq!(keywords("前回の障害はいつ？"), ["前回", "障害"]);
+        assert_eq!(
+            keywords("how much is the pro plan per seat ($45?)"),
+            ["much", "pro", "plan", "per", "seat", "$45"]
+        );
+        assert_eq!(keywords("who owns on-call for sre"), ["owns", "on-call", "sre"]);
+    }
+
+    #[test]
+    fn relative_times() {
+        let lx = lexicon();
+        let a = analyze("What happened in #incidents last week?", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-11-09T00:00:00+00:00");
+        assert_eq!(a.before.unwrap().to_rfc3339(), "2026-11-16T00:00:00+00:00");
+        assert_eq!(a.keywords, ["incidents"]);
+        let a = analyze("pricing changes since October", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+        assert!(a.before.is_none());
+        assert_eq!(a.keywords, ["pricing", "changes"]);
+        let a = analyze("Q3の売上", now(), &lx);
+        assert_eq!((a.after.unwrap().month(), a.before.unwrap().month()), (7, 10));
+        let a = analyze("10月以降の障害", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+        assert_eq!(a.keywords, ["障害"]);
+        let a = analyze("今月のリリース", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-11-01T00:00:00+00:00");
+        let a = analyze("先月の障害", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+        assert_eq!(a.before.unwrap().to_rfc3339(), "2026-11-01T00:00:00+00:00");
+        let a = analyze("deploys in December", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2025-12-01T00:00:00+00:00");
+        let a = analyze("what changed last month", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+    }
+
+    #[test]
+    fn filters_phrases_and_expansion() {
+        let a = analyze(
+            "\"per seat\" price from:@aiko in:#pricing after:2026-09-01",
+            now(),
+            &lexicon(),
+        );
+        assert_eq!(a.phrases, ["per seat"]);
+        assert_eq!(a.user.as_deref(), Some("aiko"));
+        assert_eq!(a.channel.as_deref(), Some("pricing"));
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-09-01T00:00:00+00:00");
+        assert!(a.expansions.contains(&"価格".to_string()), "{:?}", a.expansions);
+        let ja = analyze("v3のリリースはいつ？", now(), &lexicon());
+        assert!(ja.expansions.contains(&"release".to_string()), "{:?}", ja.expansions);
+        assert!(analyze("Which tool lets me page the on-call?", now(), &lexicon()).tool_question);
+        assert!(!analyze("Who is on call?", now(), &lexicon()).tool_question);
+    }
+}
