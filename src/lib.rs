@@ -6,6 +6,7 @@
 
 pub mod check;
 pub mod config;
+pub mod dedup;
 pub mod hit;
 pub mod http;
 pub mod index;
@@ -13,8 +14,10 @@ pub mod intent;
 pub mod offline;
 pub mod policy;
 pub mod query;
+pub mod rank;
 pub mod sources;
 pub mod text;
+pub mod values;
 pub mod yaml;
 
 /// The bundled demo configuration: `examples/acme/sagasu.yaml` under the working directory if

@@ -246,6 +246,65 @@ pub fn clean_slack_markup(text: &str, user_name: &dyn Fn(&str) -> Option<String>
     html_escape::decode_html_entities(&replaced).into_owned()
 }
 
+/// Long texts (pages) are searched and cited passage by passage. Passages are cut at headings and blank lines, and paragraphs are joined up to this size.
+const PASSAGE_CHARS: usize = 700;
+
+/// Splits Markdown into passages: a heading starts a new passage; paragraphs are joined while
+/// the passage stays under `PASSAGE_CHARS` characters.
+pub fn passages(body: &str) -> Vec<(usize, usize)> {
+    let mut paragraphs: Vec<(usize, usize, bool)> = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let heading = trimmed.starts_with('#');
+        if (trimmed.is_empty() || heading)
+            && let Some(s) = start.take()
+        {
+            paragraphs.push((s, offset, false));
+        }
+        if heading {
+            start = Some(offset);
+            paragraphs.push((offset, offset, true)); // marks a cut
+        } else if !trimmed.is_empty() && start.is_none() {
+            start = Some(offset);
+        }
+        offset += line.len();
+    }
+    if let Some(s) = start {
+        paragraphs.push((s, offset, false));
+    }
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut cur: Option<(usize, usize)> = None;
+    for (s, e, cut) in paragraphs {
+        if cut {
+            if let Some(c) = cur.take() {
+                out.push(c);
+            }
+            continue;
+        }
+        cur = match cur {
+            Some((cs, ce)) if body[cs..e].chars().count() <= PASSAGE_CHARS => Some((cs, e.max(ce))),
+            Some(c) => {
+                out.push(c);
+                Some((s, e))
+            }
+            None => Some((s, e)),
+        };
+    }
+    if let Some(c) = cur {
+        out.push(c);
+    }
+    out.into_iter()
+        .filter_map(|(s, e)| {
+            let piece = &body[s..e];
+            let lead = piece.len() - piece.trim_start().len();
+            let trimmed = piece.trim();
+            (!trimmed.is_empty()).then_some((s + lead, s + lead + trimmed.len()))
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -17,7 +17,7 @@ use serde_json::json;
 use super::{DataWarning, LoadError, check_folder, parse_time, sorted_entries};
 use crate::hit::{notion_id, notion_id_in};
 use crate::index::{Doc, Filter, SearchIndex};
-use crate::text;
+use crate::text::{self, passages};
 
 #[derive(Debug, Deserialize, Default)]
 struct FrontMatter {
@@ -60,65 +60,6 @@ pub struct NotionExport {
     /// (page ordinal, passage ordinal) for each indexed passage.
     passage_of: Vec<(usize, usize)>,
     index: SearchIndex,
-}
-
-/// Passages are cut at headings and blank lines, and paragraphs are joined up to this size.
-const PASSAGE_CHARS: usize = 700;
-
-/// Splits Markdown into passages: a heading starts a new passage; paragraphs are joined while
-/// the passage stays under `PASSAGE_CHARS` characters.
-pub fn passages(body: &str) -> Vec<(usize, usize)> {
-    let mut paragraphs: Vec<(usize, usize, bool)> = Vec::new();
-    let mut start: Option<usize> = None;
-    let mut offset = 0;
-    for line in body.split_inclusive('\n') {
-        let trimmed = line.trim();
-        let heading = trimmed.starts_with('#');
-        if (trimmed.is_empty() || heading)
-            && let Some(s) = start.take()
-        {
-            paragraphs.push((s, offset, false));
-        }
-        if heading {
-            start = Some(offset);
-            paragraphs.push((offset, offset, true)); // marks a cut
-        } else if !trimmed.is_empty() && start.is_none() {
-            start = Some(offset);
-        }
-        offset += line.len();
-    }
-    if let Some(s) = start {
-        paragraphs.push((s, offset, false));
-    }
-    let mut out: Vec<(usize, usize)> = Vec::new();
-    let mut cur: Option<(usize, usize)> = None;
-    for (s, e, cut) in paragraphs {
-        if cut {
-            if let Some(c) = cur.take() {
-                out.push(c);
-            }
-            continue;
-        }
-        cur = match cur {
-            Some((cs, ce)) if body[cs..e].chars().count() <= PASSAGE_CHARS => Some((cs, e.max(ce))),
-            Some(c) => {
-                out.push(c);
-                Some((s, e))
-            }
-            None => Some((s, e)),
-        };
-    }
-    if let Some(c) = cur {
-        out.push(c);
-    }
-    out.into_iter()
-        .filter_map(|(s, e)| {
-            let piece = &body[s..e];
-            let lead = piece.len() - piece.trim_start().len();
-            let trimmed = piece.trim();
-            (!trimmed.is_empty()).then_some((s + lead, s + lead + trimmed.len()))
-        })
-        .collect()
 }
 
 fn value_to_string(v: &serde_norway::Value) -> String {
@@ -467,7 +408,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn passages_cut_at_headings_and_size() {
+    fn passages_cut_at_headings_and_size_in_pages() {
         let long = "word ".repeat(200);
         let body = format!("# Title\nintro line\n\n## Part A\nalpha\n\nbeta\n## Part B\n{long}\n\n{long}\n");
         let ps: Vec<&str> = passages(&body).into_iter().map(|(s, e)| &body[s..e]).collect();

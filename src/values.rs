@@ -1,0 +1,234 @@
+//! Typed values in text, in English and Japanese: money, durations, dates, percentages and
+//! plain numbers, normalised so that "$45" and "45ドル", "90 days" and "90日", "December 1" and
+//! "12月1日" compare equal. Dedup uses them to tell copies from different conclusions and to
+//! pair translations; conflict detection compares them.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+use serde::Serialize;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueKind {
+    Money,
+    Duration,
+    Date,
+    Percent,
+    Number,
+}
+
+impl ValueKind {
+    pub fn describe(self) -> &'static str {
+        match self {
+            ValueKind::Money => "the amount",
+            ValueKind::Duration => "the duration",
+            ValueKind::Date => "the date",
+            ValueKind::Percent => "the percentage",
+            ValueKind::Number => "the number",
+        }
+    }
+}
+
+/// A value found in text: its kind, a canonical form, and where it was written.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Value {
+    pub kind: ValueKind,
+    pub canonical: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+const MONTHS: [&str; 12] = [
+    "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
+];
+
+fn re(p: &str) -> Regex {
+    // Pattern literals: compiling them cannot fail.
+    Regex::new(p).expect("valid regex")
+}
+
+static MONEY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?:([$¥€£])\s?(\d[\d,]*(?:\.\d+)?)(?:\s?(k|m|million))?|(\d[\d,]*(?:\.\d+)?)\s?(円|ドル|yen|usd|dollars?))",
+    )
+});
+static DURATION: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(\d+(?:\.\d+)?)\s?(minutes?|mins?|hours?|hrs?|days?|weeks?|months?|years?|business days?|分|時間|日間|日ごと|日|週間|か月|ヶ月|カ月|年)(?:間)?",
+    )
+});
+static DATE_EN: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
+    )
+});
+static DATE_JA: LazyLock<Regex> = LazyLock::new(|| re(r"(\d{1,2})月(\d{1,2})日"));
+static DATE_ISO: LazyLock<Regex> = LazyLock::new(|| re(r"\b20\d\d-(\d\d)-(\d\d)\b"));
+static DATE_SLASH: LazyLock<Regex> = LazyLock::new(|| re(r"\b(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])\b"));
+static PERCENT: LazyLock<Regex> = LazyLock::new(|| re(r"(\d+(?:\.\d+)?)\s?(%|パーセント|percent)"));
+static NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\d[\d,]*(?:\.\d+)?"));
+
+fn num(s: &str) -> String {
+    let s = s.replace(',', "");
+    match s.parse::<f64>() {
+        Ok(v) if v.fract() == 0.0 => format!("{}", v as i64),
+        Ok(v) => format!("{v}"),
+        Err(_) => s,
+    }
+}
+
+fn unit(u: &str) -> &'static str {
+    let u = u.to_lowercase();
+    if u.starts_with("business") {
+        "business-day"
+    } else if u.starts_with("min") || u == "分" {
+        "minute"
+    } else if u.starts_with('h') || u == "時間" {
+        "hour"
+    } else if u.starts_with("day") || u.starts_with('日') {
+        "day"
+    } else if u.starts_with("week") || u == "週間" {
+        "week"
+    } else if u.starts_with("month") || u.contains('月') {
+        "month"
+    } else {
+        "year"
+    }
+}
+
+/// Every value in `text`, in order, without overlaps (money and dates win over plain numbers).
+pub fn extract(text: &str) -> Vec<Value> {
+    let mut out: Vec<Value> = Vec::new();
+    let mut taken: Vec<(usize, usize)> = Vec::new();
+    let mut add = |kind, canonical: String, s: usize, e: usize, out: &mut Vec<Value>| {
+        if taken.iter().any(|&(a, b)| s < b && a < e) {
+            return;
+        }
+        taken.push((s, e));
+        out.push(Value {
+            kind,
+            canonical,
+            start: s,
+            end: e,
+        });
+    };
+    for c in MONEY.captures_iter(text) {
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
+        let (cur, amount) = match (c.get(1), c.get(2), c.get(4), c.get(5)) {
+            (Some(cur), Some(a), _, _) => {
+                let mut v = num(a.as_str());
+                if let Some(k) = c.get(3) {
+                    let mult = if k.as_str().eq_ignore_ascii_case("k") { 1e3 } else { 1e6 };
+                    v = num(&format!("{}", v.parse::<f64>().unwrap_or(0.0) * mult));
+                }
+                (
+                    match cur.as_str() {
+                        "$" => "usd",
+                        "¥" => "jpy",
+                        "€" => "eur",
+                        _ => "gbp",
+                    },
+                    v,
+                )
+            }
+            (_, _, Some(a), Some(u)) => {
+                let cur = match u.as_str().to_lowercase().as_str() {
+                    "円" | "yen" => "jpy",
+                    _ => "usd",
+                };
+                (cur, num(a.as_str()))
+            }
+            _ => continue,
+        };
+        add(ValueKind::Money, format!("{cur}{amount}"), m.0, m.1, &mut out);
+    }
+    for c in DATE_EN.captures_iter(text) {
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
+        let mon = c[1].to_lowercase();
+        let Some(mi) = MONTHS.iter().position(|x| mon.starts_with(x)) else {
+            continue;
+        };
+        let day: u32 = c[2].parse().unwrap_or(0);
+        if (1..=31).contains(&day) {
+            add(ValueKind::Date, format!("{:02}-{day:02}", mi + 1), m.0, m.1, &mut out);
+        }
+    }
+    for r in [&*DATE_JA, &*DATE_ISO, &*DATE_SLASH] {
+        for c in r.captures_iter(text) {
+            let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
+            let (mo, d): (u32, u32) = (c[1].parse().unwrap_or(0), c[2].parse().unwrap_or(0));
+            if (1..=12).contains(&mo) && (1..=31).contains(&d) {
+                add(ValueKind::Date, format!("{mo:02}-{d:02}"), m.0, m.1, &mut out);
+            }
+        }
+    }
+    for c in PERCENT.captures_iter(text) {
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
+        add(ValueKind::Percent, format!("{}%", num(&c[1])), m.0, m.1, &mut out);
+    }
+    for c in DURATION.captures_iter(text) {
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
+        add(
+            ValueKind::Duration,
+            format!("{} {}", num(&c[1]), unit(&c[2])),
+            m.0,
+            m.1,
+            &mut out,
+        );
+    }
+    for m in NUMBER.find_iter(text) {
+        add(ValueKind::Number, num(m.as_str()), m.start(), m.end(), &mut out);
+    }
+    out.sort_by_key(|v| v.start);
+    out
+}
+
+/// The canonical values of `text` as a set of tokens (`money:usd45`, `date:12-01`, ...), for
+/// comparing two texts' facts. Plain one-digit numbers are left out: they are noise.
+pub fn fact_set(text: &str) -> std::collections::BTreeSet<String> {
+    extract(text)
+        .into_iter()
+        .filter(|v| v.kind != ValueKind::Number || v.canonical.len() >= 2)
+        .map(|v| format!("{:?}:{}", v.kind, v.canonical))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn canon(t: &str) -> Vec<String> {
+        extract(t)
+            .into_iter()
+            .map(|v| format!("{:?}:{}", v.kind, v.canonical))
+            .collect()
+    }
+
+    #[test]
+    fn both_languages_normalise_alike() {
+        assert_eq!(canon("Pro is $45 per seat"), ["Money:usd45"]);
+        assert_eq!(canon("月額6,800円"), ["Money:jpy6800"]);
+        assert_eq!(canon("rotate every 90 days"), ["Duration:90 day"]);
+        assert_eq!(canon("180日ごとに変更"), ["Duration:180 day"]);
+        assert_eq!(
+            canon("within 15 minutes, 24/7"),
+            ["Duration:15 minute", "Number:24", "Number:7"]
+        );
+        assert_eq!(canon("moves on December 1."), ["Date:12-01"]);
+        assert_eq!(canon("12月1日に移転"), ["Date:12-01"]);
+        assert_eq!(canon("release 12/5"), ["Date:12-05"]);
+        assert_eq!(canon("win rate 22%"), ["Percent:22%"]);
+        assert_eq!(canon("closed $1.2M"), ["Money:usd1200000"]);
+    }
+
+    #[test]
+    fn translations_share_their_facts() {
+        let en = fact_set(
+            "Office move: the Tokyo team moves to the new Shibuya office on December 1. The new address is Shibuya Scramble Square 21F.",
+        );
+        let ja =
+            fact_set("東京チームは12月1日に渋谷の新オフィスへ移転します。新住所は渋谷スクランブルスクエア21階です。");
+        assert_eq!(en, ja);
+    }
+}
