@@ -24,8 +24,13 @@ const BANDS: usize = 16;
 pub const SIMILARITY: f64 = 0.6;
 /// Copies further apart in time than this are different periods.
 const WINDOW_SECS: i64 = 2 * 86_400;
+/// Members of one LSH bucket compared pairwise at most (a huge bucket is boilerplate).
+const MAX_BUCKET: usize = 64;
+/// Later items each item is compared with for translation, at most (keeps the pass linear).
+const MAX_TRANSLATION_PEERS: usize = 256;
 
-type Sig = MinHash<u64, PERMUTATIONS>;
+/// FNV hashes the (already hashed) shingles: SipHash would be spent on hashing hashes.
+type Sig = MinHash<u64, PERMUTATIONS, Fnv>;
 
 /// The shingles of a text: token trigrams (or the tokens themselves for very short texts).
 pub fn shingles(t: &str) -> BTreeSet<u64> {
@@ -129,19 +134,36 @@ pub fn cluster(ranked: Vec<Evidence>) -> Vec<Cluster> {
     let sh: Vec<BTreeSet<u64>> = ranked.iter().map(|e| shingles(&e.hit.text)).collect();
     let facts: Vec<BTreeSet<String>> = ranked.iter().map(|e| values::fact_set(&e.hit.text)).collect();
     let sigs: Vec<Sig> = sh.iter().map(|s| s.iter().copied().collect()).collect();
-    let index: LshIndex<Sig, PERMUTATIONS, BANDS, Store> = LshIndex::from_signatures(sigs.iter().cloned());
     let mut dsu = Dsu((0..n).collect());
-    let mut state = QueryState::new();
-    for i in 0..n {
-        if sh[i].is_empty() {
-            continue;
-        }
-        let cands: Vec<u32> = index.candidates(&sigs[i], &mut state).iter().map(|c| c.id).collect();
-        for j in cands.into_iter().map(|c| c as usize).filter(|&j| j > i) {
-            if sigs[i].estimate_jaccard_index(&sigs[j]) >= SIMILARITY
-                && may_merge(&ranked[i], &ranked[j], &facts[i], &facts[j])
-            {
-                dsu.union(i, j);
+    // LSH as a self-join: per band, sort (band hash, id) and pair the ids within each run of
+    // equal hashes. Sequential memory, O(n log n), no per-query lookups.
+    let bands: Vec<[u64; BANDS]> = sigs.iter().map(|s| s.band_hashes::<BANDS>()).collect();
+    let mut seen: rustc_hash::FxHashSet<(u32, u32)> = Default::default();
+    let mut entries: Vec<(u64, u32)> = Vec::with_capacity(n);
+    for band in 0..BANDS {
+        entries.clear();
+        entries.extend(
+            bands
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| !sh[*i].is_empty())
+                .map(|(i, h)| (h[band], i as u32)),
+        );
+        entries.sort_unstable();
+        for run in entries.chunk_by(|x, y| x.0 == y.0) {
+            // A bucket this large is a common boilerplate text; its first members stand for it.
+            for (k, &(_, i)) in run.iter().enumerate().take(MAX_BUCKET) {
+                for &(_, j) in &run[k + 1..run.len().min(MAX_BUCKET)] {
+                    let (i, j) = (i.min(j) as usize, i.max(j) as usize);
+                    if !seen.insert((i as u32, j as u32)) {
+                        continue;
+                    }
+                    if sigs[i].estimate_jaccard_index(&sigs[j]) >= SIMILARITY
+                        && may_merge(&ranked[i], &ranked[j], &facts[i], &facts[j])
+                    {
+                        dsu.union(i, j);
+                    }
+                }
             }
         }
     }
@@ -151,7 +173,7 @@ pub fn cluster(ranked: Vec<Evidence>) -> Vec<Cluster> {
         .collect();
     by_time.sort_by_key(|&i| ranked[i].hit.timestamp);
     for (k, &i) in by_time.iter().enumerate() {
-        for &j in &by_time[k + 1..] {
+        for &j in by_time[k + 1..].iter().take(MAX_TRANSLATION_PEERS) {
             let (Some(ti), Some(tj)) = (ranked[i].hit.timestamp, ranked[j].hit.timestamp) else {
                 continue;
             };
@@ -294,5 +316,86 @@ mod tests {
         let a: BTreeSet<u64> = [1, 2, 3, 4].into();
         let b: BTreeSet<u64> = [3, 4, 5, 6].into();
         assert!((jaccard(&a, &b) - 2.0 / 6.0).abs() < 1e-9);
+    }
+}
+
+#[cfg(test)]
+mod proptests {
+    use super::*;
+    use crate::hit::{EvidenceKind, Hit};
+    use proptest::prelude::*;
+
+    const VOCAB: &[&str] = &[
+        "alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel", "india", "juliet", "kilo", "lima",
+        "mike", "november", "oscar", "papa", "quebec", "romeo", "sierra", "tango", "uniform", "victor", "whiskey",
+    ];
+
+    fn ev(i: usize, text_: String) -> Evidence {
+        let mut h = Hit::new("s", &format!("c/{i}"), EvidenceKind::Chat, text_.clone());
+        h.timestamp = Some("2026-11-01T00:00:00Z".parse().unwrap());
+        Evidence {
+            hit: h,
+            passage: (0, text_.len()),
+            keyword: 1.0,
+            freshness: 1.0,
+            authority: 1.0,
+            completeness: 1.0,
+            coverage: 1.0,
+            score: 1.0 - i as f64 * 1e-3,
+            explain: Vec::new(),
+        }
+    }
+
+    fn docs() -> impl Strategy<Value = Vec<String>> {
+        // base documents, and copies of some of them with one word changed
+        (
+            prop::collection::vec(prop::collection::vec(0..VOCAB.len(), 20..40), 2..12),
+            prop::collection::vec((0usize..100, 0usize..40, 0..VOCAB.len()), 0..10),
+        )
+            .prop_map(|(bases, edits)| {
+                let mut out: Vec<Vec<usize>> = bases.clone();
+                for (b, pos, w) in edits {
+                    let mut copy = bases[b % bases.len()].clone();
+                    let p = pos % copy.len();
+                    copy[p] = w;
+                    out.push(copy);
+                }
+                out.into_iter()
+                    .map(|d| d.iter().map(|i| VOCAB[*i]).collect::<Vec<_>>().join(" "))
+                    .collect()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// LSH finds what all-pairs Jaccard finds for clear copies, and merges nothing that
+        /// all-pairs Jaccard would call unrelated.
+        #[test]
+        fn lsh_agrees_with_all_pairs_jaccard(texts in docs()) {
+            let evidence: Vec<Evidence> = texts.iter().cloned().enumerate().map(|(i, t)| ev(i, t)).collect();
+            let sh: Vec<BTreeSet<u64>> = texts.iter().map(|t| shingles(t)).collect();
+            let clusters = cluster(evidence);
+            let cluster_of = |id: &str| clusters.iter().position(|c| c.members.iter().any(|m| m.hit.id == id)).unwrap();
+            for i in 0..texts.len() {
+                for j in i + 1..texts.len() {
+                    let exact = jaccard(&sh[i], &sh[j]);
+                    if exact >= 0.9 {
+                        prop_assert_eq!(cluster_of(&format!("s:c/{i}")), cluster_of(&format!("s:c/{j}")), "J={} missed", exact);
+                    }
+                }
+            }
+            for c in &clusters {
+                if c.members.len() < 2 { continue; }
+                for m in &c.members {
+                    let i: usize = m.hit.id.rsplit('/').next().unwrap().parse().unwrap();
+                    let best = c.members.iter().filter(|o| o.hit.id != m.hit.id).map(|o| {
+                        let j: usize = o.hit.id.rsplit('/').next().unwrap().parse().unwrap();
+                        jaccard(&sh[i], &sh[j])
+                    }).fold(0.0, f64::max);
+                    prop_assert!(best >= 0.35, "merged with J={}", best);
+                }
+            }
+        }
     }
 }

@@ -4,8 +4,12 @@
 //! over MCP and normalise to `hit::Hit`s), and the offline servers in `offline` stand in for the
 //! live backends. `text` and `index` are the shared text analysis and full-text index.
 
+pub mod answer;
+pub mod ask;
 pub mod check;
+pub mod confidence;
 pub mod config;
+pub mod conflict;
 pub mod dedup;
 pub mod hit;
 pub mod http;

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
+use sagasu::ask::{AskOptions, Engine};
 use sagasu::config::Config;
 use sagasu::offline::OfflineKind;
 use sagasu::sources::SourcePool;
@@ -24,6 +25,32 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
+    /// Ask a question across every source and get a cited answer.
+    Ask {
+        /// The configuration file (default: the bundled demo, examples/acme/sagasu.yaml).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Use this policy folder instead of the configuration's.
+        #[arg(long)]
+        policies: Option<PathBuf>,
+        /// Print the answer object (contracts section 4) as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Show how every citation was scored.
+        #[arg(long)]
+        explain: bool,
+        /// The clock for freshness and relative dates, RFC 3339 (default: now).
+        #[arg(long, value_name = "RFC3339")]
+        as_of: Option<String>,
+        /// Ask only these sources (comma-separated names).
+        #[arg(long, value_delimiter = ',')]
+        sources: Option<Vec<String>>,
+        /// Use this intent instead of classifying the question.
+        #[arg(long)]
+        intent: Option<String>,
+        /// The question, in English or Japanese.
+        question: String,
+    },
     /// Connect to every configured source, list its tools, and show their health.
     Check {
         /// The configuration file (default: the bundled demo, examples/acme/sagasu.yaml).
@@ -57,6 +84,9 @@ enum Command {
         /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8701) instead of stdio.
         #[arg(long)]
         http: Option<String>,
+        /// Answer every search this many milliseconds late (simulates a slow backend).
+        #[arg(long, default_value_t = 0)]
+        latency_ms: u64,
     },
 }
 
@@ -93,6 +123,69 @@ fn load_config(path: Option<PathBuf>) -> Result<Config, ExitCode> {
 
 async fn run(cli: Cli) -> ExitCode {
     match cli.command {
+        Command::Ask {
+            config,
+            policies,
+            json,
+            explain,
+            as_of,
+            sources,
+            intent,
+            question,
+        } => {
+            let now = match as_of.as_deref().map(chrono::DateTime::parse_from_rfc3339) {
+                None => None,
+                Some(Ok(t)) => Some(t.with_timezone(&chrono::Utc)),
+                Some(Err(e)) => {
+                    eprintln!("error: `--as-of` must be an RFC 3339 time like 2026-11-20T09:00:00Z: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let intent = match intent.as_deref().map(str::parse::<sagasu::policy::Intent>) {
+                None => None,
+                Some(Ok(i)) => Some(i),
+                Some(Err(e)) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let path = config.unwrap_or_else(sagasu::demo_config_path);
+            let engine = match Engine::load(&path, policies.as_deref()) {
+                Ok(e) => e,
+                Err(d) => {
+                    eprintln!("error: invalid configuration or policies\n{d}");
+                    return ExitCode::from(2);
+                }
+            };
+            let opts = AskOptions {
+                now,
+                sources,
+                intent,
+                ..Default::default()
+            };
+            let result = engine.ask(&question, &opts).await;
+            engine.shutdown().await;
+            match result {
+                Ok(r) => {
+                    if json {
+                        match serde_json::to_string_pretty(&r) {
+                            Ok(s) => println!("{s}"),
+                            Err(e) => {
+                                eprintln!("error: cannot write JSON: {e}");
+                                return ExitCode::from(2);
+                            }
+                        }
+                    } else {
+                        print!("{}", sagasu::answer::render_markdown(&r, explain));
+                    }
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    ExitCode::from(2)
+                }
+            }
+        }
         Command::Check { config } => {
             let config = match load_config(config) {
                 Ok(c) => c,
@@ -171,7 +264,12 @@ async fn run(cli: Cli) -> ExitCode {
             }
             ExitCode::SUCCESS
         }
-        Command::Source { kind, data, http } => {
+        Command::Source {
+            kind,
+            data,
+            http,
+            latency_ms,
+        } => {
             let addr = match http.as_deref().map(sagasu::http::parse_addr).transpose() {
                 Ok(a) => a,
                 Err(e) => {
@@ -179,7 +277,7 @@ async fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            match sagasu::offline::run(kind, &data, addr).await {
+            match sagasu::offline::run(kind, &data, addr, std::time::Duration::from_millis(latency_ms)).await {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e:#}");

@@ -434,7 +434,7 @@ fn validate_policy(
     let kinds = ["slack", "notion", "rocketchat", "tools", "generic"];
     let mut sources = BTreeMap::new();
     for (name, pref) in raw.sources {
-        if !kinds.contains(&name.as_str()) && !known_sources.iter().any(|s| *s == name) {
+        if !kinds.contains(&name.as_str()) && !known_sources.contains(&name) {
             problems.push(doc.error_at_key(
                 &format!("sources.{name}"),
                 format!(

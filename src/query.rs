@@ -32,6 +32,8 @@ pub struct Analysis {
     pub time_note: Option<String>,
     /// The question asks which tool, command or integration does something.
     pub tool_question: bool,
+    /// The question asks for the latest of something ("the last incident", "前回の障害").
+    pub prefer_recent: bool,
 }
 
 impl Analysis {
@@ -56,6 +58,29 @@ pub fn language(question: &str) -> Lang {
 
 /// Extra filler that says nothing about the subject of a question.
 const QUESTION_FILLER: &[&str] = &[
+    // question shapes: "how often", "how much", "how long", "how fast"
+    "much",
+    "many",
+    "often",
+    "long",
+    "fast",
+    "quickly",
+    "soon",
+    "far",
+    "exactly",
+    "usually",
+    "typically",
+    "supposed",
+    "must",
+    "has",
+    "have",
+    "shall",
+    "may",
+    "might",
+    "ago",
+    "kind",
+    "sort",
+    "whats",
     "currently",
     "ever",
     "anybody",
@@ -91,6 +116,40 @@ const QUESTION_FILLER: &[&str] = &[
     "ones",
     "lets",
     "me",
+];
+
+/// Words that ask for the latest of something; they set `prefer_recent` instead of being searched.
+const RECENCY_WORDS: &[&str] = &[
+    "latest", "last", "recent", "newest", "previous", "前回", "最新", "直近", "最近",
+];
+
+/// Words that say what kind of answer is wanted (a person), not what the question is about.
+const ANSWER_TYPE_WORDS: &[&str] = &[
+    "owns",
+    "owner",
+    "owned",
+    "responsible",
+    "assignee",
+    "assigned",
+    "charge",
+    "担当者",
+    "責任者",
+    "担当",
+];
+
+const TOOL_WORDS: &[&str] = &[
+    "tool",
+    "tools",
+    "integration",
+    "integrations",
+    "command",
+    "commands",
+    "ツール",
+    "コマンド",
+    "lets",
+    "let",
+    "allows",
+    "allow",
 ];
 
 const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来"];
@@ -138,6 +197,9 @@ fn add_months(t: DateTime<Utc>, n: u32) -> DateTime<Utc> {
     day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
 }
 
+/// One end of a time window (`None`: open).
+type Bound = Option<DateTime<Utc>>;
+
 struct TimeHit {
     after: Option<DateTime<Utc>>,
     before: Option<DateTime<Utc>>,
@@ -151,7 +213,7 @@ fn find_time(q: &str, now: DateTime<Utc>) -> Option<(TimeHit, (usize, usize))> {
     let week_start = today - Duration::days(now.weekday().num_days_from_monday() as i64);
     let month_start = day_start(NaiveDate::from_ymd_opt(now.year(), now.month(), 1).unwrap_or_default());
     let year_start = day_start(NaiveDate::from_ymd_opt(now.year(), 1, 1).unwrap_or_default());
-    let fixed: Vec<(&str, Option<DateTime<Utc>>, Option<DateTime<Utc>>)> = vec![
+    let fixed: Vec<(&str, Bound, Bound)> = vec![
         ("yesterday", Some(today - Duration::days(1)), Some(today)),
         ("today", Some(today), None),
         ("this week", Some(week_start), None),
@@ -301,7 +363,7 @@ pub fn keywords(q: &str) -> Vec<String> {
         }
     };
     let mut cur = String::new();
-    let mut cur_kind = 0u8; // 0 none, 1 latin word, 2 cjk content
+    let mut cur_kind = 0u8; // 0 none, 1 latin word, 2 kanji, 3 katakana
     let flush = |cur: &mut String, kind: u8, push: &mut dyn FnMut(String)| {
         let w = std::mem::take(cur);
         match kind {
@@ -313,7 +375,7 @@ pub fn keywords(q: &str) -> Vec<String> {
                 }
                 push(w);
             }
-            2 => {
+            2 | 3 => {
                 let n = w.chars().count();
                 if text::is_stop_word(&w) || (n == 1 && JA_FILLER.contains(&w.as_str())) {
                     return;
@@ -324,10 +386,10 @@ pub fn keywords(q: &str) -> Vec<String> {
         }
     };
     for c in q.chars() {
-        let kind = if c.is_ascii_alphanumeric() || matches!(c, '-' | '\'' | '$' | '.' | '%') && cur_kind == 1 {
+        let kind = if c.is_ascii_alphanumeric() || c == '$' || matches!(c, '-' | '\'' | '.' | '%') && cur_kind == 1 {
             1
-        } else if c == '$' {
-            1
+        } else if matches!(c, '\u{30A0}'..='\u{30FF}') {
+            3
         } else if is_cjk_content(c) {
             2
         } else {
@@ -343,6 +405,13 @@ pub fn keywords(q: &str) -> Vec<String> {
     }
     if !cur.is_empty() {
         flush(&mut cur, cur_kind, &mut push);
+    }
+    // A lone kanji is usually a verb stem or counter (書, 決); keep it only when it is all there is.
+    if out.len() > 1 {
+        let lone = |w: &String| w.chars().count() == 1 && w.chars().all(|c| !c.is_ascii());
+        if out.iter().any(|w| !lone(w)) {
+            out.retain(|w| !lone(w));
+        }
     }
     out
 }
@@ -441,9 +510,32 @@ pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysi
         body.replace_range(s..e, " ");
     }
     a.keywords = keywords(&body);
+    if a.keywords
+        .iter()
+        .any(|k| RECENCY_WORDS.contains(&text::normalize(k).as_str()))
+    {
+        a.prefer_recent = true;
+        if a.keywords.len() > 1 {
+            a.keywords
+                .retain(|k| !RECENCY_WORDS.contains(&text::normalize(k).as_str()));
+        }
+    }
+    if a.keywords
+        .iter()
+        .any(|k| !ANSWER_TYPE_WORDS.contains(&text::normalize(k).as_str()))
+    {
+        a.keywords
+            .retain(|k| !ANSWER_TYPE_WORDS.contains(&text::normalize(k).as_str()));
+    }
     a.expansions = expand(&a.keywords, lexicon);
     let nq = text::normalize(question);
     a.tool_question = lexicon.tool_cues.iter().any(|c| crate::intent::cue_matches(&nq, c));
+    if a.tool_question {
+        // "tool" says what kind of answer is wanted, not what it is about.
+        a.keywords
+            .retain(|k| !TOOL_WORDS.contains(&text::normalize(k).as_str()));
+        a.expansions = expand(&a.keywords, lexicon);
+    }
     a
 }
 
@@ -470,9 +562,14 @@ mod tests {
         assert_eq!(keywords("前回の障害はいつ？"), ["前回", "障害"]);
         assert_eq!(
             keywords("how much is the pro plan per seat ($45?)"),
-            ["much", "pro", "plan", "per", "seat", "$45"]
+            ["pro", "plan", "per", "seat", "$45"]
         );
         assert_eq!(keywords("who owns on-call for sre"), ["owns", "on-call", "sre"]);
+        assert_eq!(keywords("火星オフィスの住所は？"), ["火星", "オフィス", "住所"]);
+        assert_eq!(
+            keywords("経費精算の期限はどこに書いてありますか？"),
+            ["経費精算", "期限"]
+        );
     }
 
     #[test]

@@ -8,6 +8,8 @@
 
 use std::collections::{HashMap, HashSet};
 
+use rustc_hash::FxHashMap;
+
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
@@ -75,6 +77,8 @@ const B: f64 = 0.75;
 const EXPANSION_WEIGHT: f64 = 0.6;
 /// Weight of a fuzzy (typo or name variant) match.
 const FUZZY_WEIGHT: f64 = 0.7;
+/// The least weight freshness has when the question asks for the latest of something.
+const RECENT_FRESHNESS_WEIGHT: f64 = 0.35;
 /// Freshness of evidence with no date.
 const UNDATED_FRESHNESS: f64 = 0.3;
 
@@ -104,19 +108,54 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
 struct Unit {
     hit: usize,
     range: (usize, usize),
-    tf: HashMap<String, u32>,
+    /// (term id, frequency), sorted by term id.
+    tf: Vec<(u32, u32)>,
     len: usize,
+    /// Adjacent pairs of the question's words that occur here, side by side.
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Unit {
+    fn freq(&self, id: u32) -> u32 {
+        self.tf
+            .binary_search_by_key(&id, |x| x.0)
+            .map(|i| self.tf[i].1)
+            .unwrap_or(0)
+    }
+}
+
+/// Weight of a pair of the question's words found side by side ("pro plan", "rate limit").
+const PROXIMITY_WEIGHT: f64 = 0.5;
+
+/// Pairs of Latin-script words that stand side by side in the question.
+fn adjacent_pairs(question: &str) -> Vec<(String, String)> {
+    let norm = text::normalize(question);
+    let toks = text::tokenize(question);
+    toks.windows(2)
+        .filter(|w| w[0].text.is_ascii() && w[1].text.is_ascii())
+        .filter(|w| {
+            norm.get(w[0].end..w[1].start)
+                .is_some_and(|gap| gap.trim().is_empty() || gap.trim() == "-")
+        })
+        .map(|w| (w[0].text.clone(), w[1].text.clone()))
+        .collect()
 }
 
 fn scoring_text(h: &Hit, passage: &str, first: bool) -> String {
-    let mut s = format!("{} {}", h.title, passage);
+    let mut s = String::with_capacity(h.title.len() + passage.len() + 64);
+    s.push_str(&h.title);
+    s.push(' ');
+    s.push_str(passage);
     if first {
         if let Some(a) = &h.author {
             s.push(' ');
             s.push_str(a);
         }
         for (k, v) in &h.properties {
-            s.push_str(&format!(" {k} {v}"));
+            s.push(' ');
+            s.push_str(k);
+            s.push(' ');
+            s.push_str(v);
         }
     }
     s
@@ -150,8 +189,19 @@ pub fn is_conclusion(text: &str, lexicon: &Lexicon) -> bool {
 /// question are dropped.
 pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
     let concepts = concepts(cx.analysis, cx.lexicon);
+    // The term dictionary: every token of the pool gets an id.
+    let mut vocab: FxHashMap<String, u32> = FxHashMap::default();
+    let intern = |t: String, vocab: &mut FxHashMap<String, u32>| -> u32 {
+        let next = vocab.len() as u32;
+        *vocab.entry(t).or_insert(next)
+    };
+    let question_pairs: Vec<(u32, u32)> = adjacent_pairs(&cx.analysis.search_text(false))
+        .into_iter()
+        .map(|(a, b)| (intern(a, &mut vocab), intern(b, &mut vocab)))
+        .collect();
     // Units: passages of long texts, whole short texts.
     let mut units: Vec<Unit> = Vec::new();
+    let mut ids: Vec<u32> = Vec::new();
     for (i, h) in hits.iter().enumerate() {
         let ranges = if h.text.chars().count() > 900 {
             text::passages(&h.text)
@@ -164,97 +214,126 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
             ranges
         };
         for (k, r) in ranges.into_iter().enumerate() {
-            let toks = text::terms(&scoring_text(h, &h.text[r.0..r.1], k == 0));
-            let mut tf: HashMap<String, u32> = HashMap::new();
-            for t in &toks {
-                *tf.entry(t.clone()).or_default() += 1;
+            ids.clear();
+            ids.extend(
+                text::terms(&scoring_text(h, &h.text[r.0..r.1], k == 0))
+                    .into_iter()
+                    .map(|t| intern(t, &mut vocab)),
+            );
+            let pairs: Vec<(u32, u32)> = if question_pairs.is_empty() {
+                Vec::new()
+            } else {
+                ids.windows(2)
+                    .map(|w| (w[0], w[1]))
+                    .filter(|p| question_pairs.contains(p))
+                    .collect()
+            };
+            let len = ids.len();
+            ids.sort_unstable();
+            let mut tf: Vec<(u32, u32)> = Vec::new();
+            for &id in &ids {
+                match tf.last_mut() {
+                    Some((last, n)) if *last == id => *n += 1,
+                    _ => tf.push((id, 1)),
+                }
             }
             units.push(Unit {
                 hit: i,
                 range: r,
-                len: toks.len(),
+                len,
                 tf,
+                pairs,
             });
         }
     }
     let n = units.len().max(1) as f64;
     let avgdl = (units.iter().map(|u| u.len).sum::<usize>() as f64 / n).max(1.0);
-    let mut df: HashMap<&str, u32> = HashMap::new();
+    let mut df: Vec<u32> = vec![0; vocab.len()];
     for u in &units {
-        for t in u.tf.keys() {
-            *df.entry(t.as_str()).or_default() += 1;
+        for &(id, _) in &u.tf {
+            df[id as usize] += 1;
         }
     }
-    let idf = |t: &str| -> f64 {
-        let d = df.get(t).copied().unwrap_or(0) as f64;
+    let idf_id = |id: Option<u32>| -> f64 {
+        let d = id.map(|i| df.get(i as usize).copied().unwrap_or(0)).unwrap_or(0) as f64;
         (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
     };
-    // Fuzzy: a Latin query token found nowhere is matched to close vocabulary tokens.
-    let mut fuzzy: HashMap<String, Vec<String>> = HashMap::new();
-    for c in &concepts {
-        for (alt, _) in &c.alternatives {
-            for t in alt {
-                if df.contains_key(t.as_str()) || t.len() < 4 || !t.is_ascii() {
-                    continue;
-                }
-                let close: Vec<String> = df
-                    .keys()
-                    .filter(|v| v.is_ascii() && v.len() >= 4 && strsim::jaro_winkler(t, v) >= 0.92)
-                    .map(|v| v.to_string())
-                    .collect();
-                if !close.is_empty() {
-                    fuzzy.insert(t.clone(), close);
-                }
+    // A query token: its id (when the pool has it) and fuzzy stand-ins for Latin tokens the pool
+    // lacks (typos, name variants).
+    struct QTok {
+        id: Option<u32>,
+        fuzzy: Vec<u32>,
+        idf: f64,
+    }
+    let present = |id: Option<u32>| id.is_some_and(|i| df.get(i as usize).copied().unwrap_or(0) > 0);
+    let qtok = |t: &str| -> QTok {
+        let id = vocab.get(t).copied();
+        if present(id) || t.len() < 4 || !t.is_ascii() {
+            return QTok {
+                id,
+                fuzzy: Vec::new(),
+                idf: idf_id(id),
+            };
+        }
+        let fuzzy: Vec<u32> = vocab
+            .iter()
+            .filter(|(v, i)| df[**i as usize] > 0 && v.is_ascii() && v.len() >= 4 && strsim::jaro_winkler(t, v) >= 0.92)
+            .map(|(_, i)| *i)
+            .collect();
+        let idf = if fuzzy.is_empty() {
+            idf_id(None)
+        } else {
+            fuzzy.iter().map(|i| idf_id(Some(*i))).fold(0.0, f64::max)
+        };
+        QTok { id, fuzzy, idf }
+    };
+    let qconcepts: Vec<Vec<(Vec<QTok>, f64)>> = concepts
+        .iter()
+        .map(|c| {
+            c.alternatives
+                .iter()
+                .map(|(alt, w)| (alt.iter().map(|t| qtok(t)).collect(), *w))
+                .collect()
+        })
+        .collect();
+    let tf_of = |u: &Unit, q: &QTok| -> (f64, f64) {
+        if let Some(id) = q.id {
+            let f = u.freq(id);
+            if f > 0 {
+                return (f as f64, 1.0);
             }
         }
-    }
-    let tf_of = |u: &Unit, t: &str| -> (f64, f64) {
-        if let Some(&f) = u.tf.get(t) {
-            return (f as f64, 1.0);
-        }
-        if let Some(alts) = fuzzy.get(t) {
-            for a in alts {
-                if let Some(&f) = u.tf.get(a.as_str()) {
-                    return (f as f64, FUZZY_WEIGHT);
-                }
+        for &i in &q.fuzzy {
+            let f = u.freq(i);
+            if f > 0 {
+                return (f as f64, FUZZY_WEIGHT);
             }
         }
         (0.0, 0.0)
     };
-    let idf_of = |t: &str| -> f64 {
-        if df.contains_key(t) {
-            idf(t)
-        } else if let Some(a) = fuzzy.get(t) {
-            a.iter().map(|x| idf(x)).fold(0.0, f64::max)
-        } else {
-            idf(t)
-        }
-    };
     // Score every unit: BM25 per concept (best alternative), and concept coverage.
-    let mut best: Vec<Option<(f64, f64, (usize, usize))>> = vec![None; hits.len()];
+    // Per hit: (BM25, coverage, passage range) of its best unit.
+    type Best = (f64, f64, (usize, usize));
+    let mut best: Vec<Option<Best>> = vec![None; hits.len()];
     for u in &units {
         let mut bm25 = 0.0;
         let mut covered = 0.0;
         let mut total = 0.0;
-        for c in &concepts {
-            let cw: f64 = {
-                let (t0, _) = &c.alternatives[0];
-                t0.iter().map(|t| idf_of(t)).sum::<f64>() / t0.len() as f64
-            };
+        for c in &qconcepts {
+            let cw: f64 = c[0].0.iter().map(|t| t.idf).sum::<f64>() / c[0].0.len() as f64;
             total += cw;
             let mut c_best = 0.0f64;
             let mut c_cov = 0.0f64;
-            for (alt, w) in &c.alternatives {
+            for (alt, w) in c {
                 let norm = 1.0 / (alt.len() as f64).sqrt();
                 let mut s = 0.0;
                 let (mut have, mut all) = (0.0, 0.0);
                 for t in alt {
                     let (f, fw) = tf_of(u, t);
-                    let i = idf_of(t);
-                    all += i;
+                    all += t.idf;
                     if f > 0.0 {
-                        have += i * fw;
-                        s += fw * i * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * u.len as f64 / avgdl));
+                        have += t.idf * fw;
+                        s += fw * t.idf * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * u.len as f64 / avgdl));
                     }
                 }
                 c_best = c_best.max(s * norm * w);
@@ -265,6 +344,9 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
             bm25 += c_best;
             covered += cw * c_cov;
         }
+        for (a, b) in &u.pairs {
+            bm25 += PROXIMITY_WEIGHT * (idf_id(Some(*a)) + idf_id(Some(*b))) / 2.0;
+        }
         let coverage = if total > 0.0 { covered / total } else { 0.0 };
         let slot = &mut best[u.hit];
         if slot.is_none_or(|(b, _, _)| bm25 > b) {
@@ -272,7 +354,16 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         }
     }
     let max_bm25 = best.iter().flatten().map(|b| b.0).fold(0.0, f64::max);
-    let w = cx.policy.weights;
+    let mut w = cx.policy.weights;
+    if cx.analysis.prefer_recent && w.freshness < RECENT_FRESHNESS_WEIGHT {
+        // "the last incident": recency decides among matching evidence.
+        let rest = 1.0 - w.freshness;
+        let scale = (1.0 - RECENT_FRESHNESS_WEIGHT) / rest.max(1e-9);
+        w.keyword *= scale;
+        w.authority *= scale;
+        w.completeness *= scale;
+        w.freshness = RECENT_FRESHNESS_WEIGHT;
+    }
     let mut out: Vec<Evidence> = Vec::new();
     for (h, b) in hits.into_iter().zip(best) {
         let Some((bm25, coverage, range)) = b else { continue };
@@ -280,7 +371,12 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
             continue;
         }
         let keyword = if max_bm25 > 0.0 { bm25 / max_bm25 } else { 0.0 };
-        let fresh = freshness(h.timestamp, cx.now, cx.policy.half_life_days);
+        // A tool in the catalog is current by definition: it is listed now.
+        let fresh = if h.kind == EvidenceKind::Tool {
+            1.0
+        } else {
+            freshness(h.timestamp, cx.now, cx.policy.half_life_days)
+        };
         let kind = cx.source_kinds.get(&h.source).map(String::as_str).unwrap_or("");
         let mut authority = cx.policy.authority_of(h.kind);
         let mut auth_note = None;

@@ -57,26 +57,55 @@ const EN_STOP: &[&str] = &[
 /// Japanese kanji tokens that are question or filler words, not content.
 const JA_STOP: &[&str] = &["何", "誰", "件", "方", "時", "事", "今", "私", "等"];
 
+static STOP: LazyLock<std::collections::HashSet<&'static str>> =
+    LazyLock::new(|| EN_STOP.iter().chain(JA_STOP.iter()).copied().collect());
+
 /// Whether `word` (already lower-cased) is an English stop word.
 pub fn is_stop_word(word: &str) -> bool {
-    EN_STOP.contains(&word) || JA_STOP.contains(&word)
+    STOP.contains(word)
 }
 
 /// Normalises text for matching: NFKC (full-width Latin and digits become ASCII, half-width
 /// katakana becomes full-width) and lower case.
 pub fn normalize(text: &str) -> String {
+    if text.is_ascii() {
+        // NFKC leaves ASCII as it is.
+        return text.to_ascii_lowercase();
+    }
+    if unicode_normalization::is_nfkc_quick(text.chars()) == unicode_normalization::IsNormalized::Yes {
+        return text.to_lowercase();
+    }
     text.nfkc().collect::<String>().to_lowercase()
+}
+
+thread_local! {
+    /// Stems of words seen on this thread: ranking tokenizes the same vocabulary over and over.
+    static STEMS: std::cell::RefCell<rustc_hash::FxHashMap<String, String>> = Default::default();
 }
 
 /// Stems one lower-case English word.
 pub fn stem(word: &str) -> String {
-    STEMMER.stem(word).into_owned()
+    STEMS.with(|cache| {
+        if let Some(s) = cache.borrow().get(word) {
+            return s.clone();
+        }
+        let s = STEMMER.stem(word).into_owned();
+        let mut c = cache.borrow_mut();
+        if c.len() > 200_000 {
+            c.clear();
+        }
+        c.insert(word.to_string(), s.clone());
+        s
+    })
 }
 
 /// Cuts `text` into search tokens (see the module docs). Offsets refer to the normalised text,
 /// which for ASCII and ordinary Japanese equals the input.
 pub fn tokenize(text: &str) -> Vec<Token> {
     let norm = normalize(text);
+    if norm.is_ascii() {
+        return tokenize_ascii(&norm);
+    }
     let all_hiragana = norm
         .chars()
         .filter(|c| !c.is_whitespace())
@@ -104,6 +133,43 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             run_script = s;
         }
         i += 1;
+    }
+    out
+}
+
+/// The same cut as `tokenize` for ASCII text (most English), without decoding characters.
+fn tokenize_ascii(norm: &str) -> Vec<Token> {
+    let b = norm.as_bytes();
+    let mut out = Vec::with_capacity(b.len() / 6);
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut has_apostrophe = false;
+        while i < b.len()
+            && (b[i].is_ascii_alphanumeric() || (b[i] == b'\'' && i + 1 < b.len() && b[i + 1].is_ascii_alphanumeric()))
+        {
+            has_apostrophe |= b[i] == b'\'';
+            i += 1;
+        }
+        let run = &norm[start..i];
+        let word: std::borrow::Cow<str> = if has_apostrophe {
+            run.replace('\'', "").into()
+        } else {
+            run.into()
+        };
+        if is_stop_word(&word) {
+            continue;
+        }
+        let text = if word.bytes().all(|c| c.is_ascii_alphabetic()) {
+            stem(&word)
+        } else {
+            word.into_owned()
+        };
+        out.push(Token { text, start, end: i });
     }
     out
 }

@@ -100,6 +100,10 @@ fn unit(u: &str) -> &'static str {
 /// Every value in `text`, in order, without overlaps (money and dates win over plain numbers).
 pub fn extract(text: &str) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
+    // Every kind of value has a digit in it.
+    if !text.bytes().any(|b| b.is_ascii_digit()) && !text.chars().any(|c| ('０'..='９').contains(&c)) {
+        return out;
+    }
     let mut taken: Vec<(usize, usize)> = Vec::new();
     let mut add = |kind, canonical: String, s: usize, e: usize, out: &mut Vec<Value>| {
         if taken.iter().any(|&(a, b)| s < b && a < e) {

@@ -1,6 +1,8 @@
 //! sagasu's integration tests, in one binary: in-process MCP tests over `tokio::io::duplex`,
 //! source tests against the built executable's offline servers, and CLI end-to-end tests.
 
+#[path = "it/ask.rs"]
+mod ask;
 #[path = "it/cli.rs"]
 mod cli;
 #[path = "it/common.rs"]

@@ -133,6 +133,39 @@ pub(crate) fn server_info(name: &str, instructions: &str) -> rmcp::model::Server
         .with_instructions(instructions)
 }
 
+/// Wraps a server so that every search call answers `latency` late: a slow backend on demand,
+/// for testing deadlines and measuring fan-out. Follow-up calls (fetch, describe) are not delayed.
+#[derive(Clone)]
+pub struct WithLatency<H> {
+    pub inner: H,
+    pub latency: std::time::Duration,
+}
+
+impl<H: rmcp::ServerHandler> rmcp::ServerHandler for WithLatency<H> {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        self.inner.get_info()
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<rmcp::model::PaginatedRequestParams>,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
+        self.inner.list_tools(request, context).await
+    }
+
+    async fn call_tool(
+        &self,
+        request: rmcp::model::CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        if request.name.contains("search") {
+            tokio::time::sleep(self.latency).await;
+        }
+        self.inner.call_tool(request, context).await
+    }
+}
+
 /// The kinds of offline server `sagasu source` can run.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum OfflineKind {
@@ -143,7 +176,12 @@ pub enum OfflineKind {
 }
 
 /// Loads the export in `data` and serves it over stdio, or over streamable HTTP at `http`.
-pub async fn run(kind: OfflineKind, data: &Path, http: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
+pub async fn run(
+    kind: OfflineKind,
+    data: &Path,
+    http: Option<std::net::SocketAddr>,
+    latency: std::time::Duration,
+) -> anyhow::Result<()> {
     use anyhow::Context;
     let started = std::time::Instant::now();
     macro_rules! serve {
@@ -156,7 +194,10 @@ pub async fn run(kind: OfflineKind, data: &Path, http: Option<std::net::SocketAd
                 "{} export indexed",
                 $name
             );
-            let server = $server(export);
+            let server = WithLatency {
+                inner: $server(export),
+                latency,
+            };
             match http {
                 None => serve_stdio(server).await,
                 Some(addr) => {

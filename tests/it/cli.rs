@@ -110,3 +110,86 @@ fn search_prints_hits_per_source() {
     assert_eq!(code, 2);
     assert!(err.contains("no source named `nope`"), "{err}");
 }
+
+#[test]
+fn ask_prints_the_contract_object_as_json() {
+    let (code, out, err) = run(&[
+        "ask",
+        "--json",
+        "--as-of",
+        "2026-11-20T09:00:00Z",
+        "Who owns the certificate expiry alerts?",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    for key in [
+        "question",
+        "intent",
+        "answer",
+        "confidence",
+        "conflicts",
+        "citations",
+        "sources",
+    ] {
+        assert!(v.get(key).is_some(), "missing {key}");
+    }
+    assert_eq!(v["intent"]["type"], "person");
+    let c = &v["citations"][0];
+    for key in [
+        "n", "id", "source", "kind", "title", "location", "author", "date", "url", "snippet", "also_in", "score",
+        "explain",
+    ] {
+        assert!(c.get(key).is_some(), "citation lacks {key}");
+    }
+    assert!(v["answer"].as_str().unwrap().contains("David Kim"), "{}", v["answer"]);
+    for s in v["sources"].as_array().unwrap() {
+        assert!(["ok", "empty", "timeout", "error", "skipped"].contains(&s["status"].as_str().unwrap()));
+    }
+}
+
+#[test]
+fn ask_rejects_an_empty_question_and_a_bad_clock() {
+    let (code, _, err) = run(&["ask", "   "]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the question is empty"), "{err}");
+    let (code, _, err) = run(&["ask", "--as-of", "yesterday", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("`--as-of` must be an RFC 3339 time"), "{err}");
+}
+
+#[test]
+fn ask_reports_policy_errors_with_positions_and_status_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for e in std::fs::read_dir(repo().join("policies")).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+    }
+    let p = dir.path().join("factual.yaml");
+    let text = std::fs::read_to_string(&p).unwrap().replace(
+        "freshness: { half_life_days: 365 }",
+        "freshness: { half_life_days: -1 }",
+    );
+    std::fs::write(&p, text).unwrap();
+    let (code, _, err) = run(&["ask", "--policies", dir.path().to_str().unwrap(), "x"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("factual.yaml:") && err.contains("`half_life_days` must be above 0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn explain_shows_each_factor() {
+    let (code, out, err) = run(&[
+        "ask",
+        "--explain",
+        "--as-of",
+        "2026-11-20T09:00:00Z",
+        "public API rate limit",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    for f in ["keyword", "freshness", "authority", "completeness"] {
+        assert!(out.contains(f), "{out}");
+    }
+    assert!(out.contains("1,000 requests per minute"), "{out}");
+}

@@ -1,0 +1,317 @@
+//! `ask`: question -> intent -> policy -> per-source plan -> parallel fan-out (broadened where a
+//! source found nothing) -> the pure evidence pipeline in `answer::compose`.
+//!
+//! Invariant: a source failure is data in the answer, never an error of `ask`.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use tracing::Instrument;
+
+use crate::answer::{self, AskResponse, ComposeInput};
+use crate::config::{Config, SourceKind};
+use crate::intent::{self, Classified};
+use crate::policy::{Broaden, Intent, Policies, Policy};
+use crate::query::{self, Analysis};
+use crate::sources::{SourceOutcome, SourcePool, SourceQuery, SourceStatus};
+use crate::yaml::Diagnostics;
+
+/// Questions longer than this are read only up to here (a pasted document is not a question).
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+
+/// Per-question choices a caller may make.
+#[derive(Debug, Clone, Default)]
+pub struct AskOptions {
+    /// The clock ("now" for freshness and relative dates); the real clock when unset.
+    pub now: Option<DateTime<Utc>>,
+    /// Ask only these sources.
+    pub sources: Option<Vec<String>>,
+    /// Most hits per source.
+    pub limit: Option<usize>,
+    pub since: Option<DateTime<Utc>>,
+    pub until: Option<DateTime<Utc>>,
+    /// Use this intent instead of classifying.
+    pub intent: Option<Intent>,
+    /// The whole fan-out ends by then (default 15 s).
+    pub deadline: Option<Duration>,
+    /// Rank with equal weights and no source routing (the `uniform` baseline).
+    pub uniform: bool,
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum AskError {
+    #[error("the question is empty")]
+    Empty,
+    #[error("unknown source `{0}` (configured: {1})")]
+    UnknownSource(String, String),
+}
+
+/// A loaded configuration, its policies and its source connections.
+pub struct Engine {
+    pub config: Config,
+    pub policies: Policies,
+    pub pool: SourcePool,
+    kinds: HashMap<String, String>,
+}
+
+/// Removes control characters (keeping line breaks as spaces) and trims.
+pub fn clean_question(q: &str) -> (String, bool) {
+    let cleaned: String = q.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let cleaned = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cut = cleaned.chars().count() > MAX_QUESTION_CHARS;
+    let cleaned = if cut {
+        cleaned.chars().take(MAX_QUESTION_CHARS).collect()
+    } else {
+        cleaned
+    };
+    (cleaned, cut)
+}
+
+impl Engine {
+    pub fn new(config: Config, policies: Policies) -> Engine {
+        let kinds = config
+            .sources
+            .iter()
+            .map(|s| (s.name.clone(), s.kind.as_str().to_string()))
+            .collect();
+        let pool = SourcePool::new(&config);
+        Engine {
+            config,
+            policies,
+            pool,
+            kinds,
+        }
+    }
+
+    /// Loads a configuration and the policies it names (or `policies` instead).
+    pub fn load(config_path: &Path, policies: Option<&Path>) -> Result<Engine, Diagnostics> {
+        let config = Config::load(config_path)?;
+        let names: Vec<String> = config.sources.iter().map(|s| s.name.clone()).collect();
+        let dir = policies
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| config.policies.clone());
+        let policies = Policies::load(&dir, &names)?;
+        Ok(Engine::new(config, policies))
+    }
+
+    pub fn source_kinds(&self) -> &HashMap<String, String> {
+        &self.kinds
+    }
+
+    /// The per-source queries for a question (sources not asked are absent).
+    pub fn plan(&self, analysis: &Analysis, policy: &Policy, opts: &AskOptions) -> HashMap<String, SourceQuery> {
+        let mut out = HashMap::new();
+        for s in &self.config.sources {
+            if opts.sources.as_ref().is_some_and(|only| !only.contains(&s.name)) {
+                continue;
+            }
+            let pref = policy.source_pref(&s.name, s.kind.as_str());
+            let tool_source = s.kind == SourceKind::Tools;
+            let asked = opts.uniform || pref.weight > 0.0 || (tool_source && analysis.tool_question);
+            if !asked {
+                continue;
+            }
+            let text = if tool_source {
+                // The catalog ranks descriptions: give it the words, not the filters.
+                analysis.search_text(false)
+            } else {
+                analysis.search_text(true)
+            };
+            let q = SourceQuery {
+                text,
+                phrases: Vec::new(),
+                channel: if tool_source { None } else { analysis.channel.clone() },
+                user: if tool_source { None } else { analysis.user.clone() },
+                after: if tool_source {
+                    None
+                } else {
+                    opts.since.or(analysis.after)
+                },
+                before: if tool_source {
+                    None
+                } else {
+                    opts.until.or(analysis.before)
+                },
+                limit: opts.limit.unwrap_or(pref.limit).clamp(1, 200),
+            };
+            out.insert(s.name.clone(), q);
+        }
+        out
+    }
+
+    /// Answers a question. Sources that fail are reported in the answer, not as errors.
+    pub async fn ask(&self, question: &str, opts: &AskOptions) -> Result<AskResponse, AskError> {
+        let (question, cut) = clean_question(question);
+        if question.is_empty() {
+            return Err(AskError::Empty);
+        }
+        if let Some(only) = &opts.sources {
+            for s in only {
+                if self.config.source(s).is_none() {
+                    let names: Vec<&str> = self.config.sources.iter().map(|s| s.name.as_str()).collect();
+                    return Err(AskError::UnknownSource(s.clone(), names.join(", ")));
+                }
+            }
+        }
+        let span = tracing::info_span!("ask", question = %crate::text::truncate_chars(&question, 80), latency_ms = tracing::field::Empty);
+        async move {
+            let start = Instant::now();
+            let now = opts.now.unwrap_or_else(Utc::now);
+            let mut classified = intent::classify(&question, &self.policies.intents);
+            if let Some(i) = opts.intent {
+                classified = Classified {
+                    intent: i,
+                    score: 1.0,
+                    secondary: Vec::new(),
+                };
+            }
+            let analysis = query::analyze(&question, now, &self.policies.lexicon);
+            let uniform;
+            let policy = if opts.uniform {
+                uniform = Policy::uniform(classified.intent);
+                &uniform
+            } else {
+                self.policies.get(classified.intent)
+            };
+            let plan = self.plan(&analysis, policy, opts);
+            let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
+            let mut outcomes = self.pool.search_all(&plan, deadline).await;
+            self.broaden(
+                &mut outcomes,
+                &plan,
+                &analysis,
+                policy,
+                deadline.saturating_sub(start.elapsed()),
+            )
+            .await;
+            let mut response = answer::compose(
+                ComposeInput {
+                    question: &question,
+                    intent: classified,
+                    analysis: &analysis,
+                    policy,
+                    lexicon: &self.policies.lexicon,
+                    now,
+                    source_kinds: &self.kinds,
+                },
+                outcomes,
+            );
+            if cut {
+                response.answer.push_str(&format!(
+                    "\n\n(The question was cut to its first {MAX_QUESTION_CHARS} characters.)"
+                ));
+            }
+            tracing::Span::current().record("latency_ms", start.elapsed().as_millis() as u64);
+            Ok(response)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Retries sources that found nothing with a broader query, step by step (policy order):
+    /// drop dates, then location filters, then minor keywords.
+    async fn broaden(
+        &self,
+        outcomes: &mut [SourceOutcome],
+        plan: &HashMap<String, SourceQuery>,
+        analysis: &Analysis,
+        policy: &Policy,
+        left: Duration,
+    ) {
+        let start = Instant::now();
+        let mut current: HashMap<String, SourceQuery> = outcomes
+            .iter()
+            .filter(|o| o.status == SourceStatus::Empty)
+            .filter_map(|o| plan.get(&o.name).map(|q| (o.name.clone(), q.clone())))
+            .collect();
+        let mut steps_done: Vec<&str> = Vec::new();
+        let and_semantics: Vec<String> = self
+            .config
+            .sources
+            .iter()
+            .filter(|s| s.kind == SourceKind::Slack)
+            .map(|s| s.name.clone())
+            .collect();
+        for step in &policy.broaden {
+            if current.is_empty() || start.elapsed() >= left {
+                break;
+            }
+            let mut changed = false;
+            for (name, q) in current.iter_mut() {
+                match step {
+                    Broaden::DropDates if q.after.is_some() || q.before.is_some() => {
+                        q.after = None;
+                        q.before = None;
+                        changed = true;
+                    }
+                    Broaden::DropLocation if q.channel.is_some() || q.user.is_some() => {
+                        q.channel = None;
+                        q.user = None;
+                        changed = true;
+                    }
+                    // Dropping words only helps engines that require every word (Slack's search);
+                    // the others already match any word, so fewer words cannot find more.
+                    Broaden::DropMinorKeywords if analysis.keywords.len() > 2 && and_semantics.contains(name) => {
+                        let mut kw = analysis.keywords.clone();
+                        kw.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
+                        kw.truncate(2);
+                        q.text = kw.join(" ");
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+            if !changed {
+                continue;
+            }
+            steps_done.push(match step {
+                Broaden::DropDates => "dropped the date filter",
+                Broaden::DropLocation => "dropped channel and person filters",
+                Broaden::DropMinorKeywords => "kept only the main keywords",
+            });
+            let retry = self
+                .pool
+                .search_all(&current, left.saturating_sub(start.elapsed()))
+                .await;
+            for r in retry {
+                if r.status == SourceStatus::Ok {
+                    current.remove(&r.name);
+                    if let Some(o) = outcomes.iter_mut().find(|o| o.name == r.name) {
+                        let latency = o.latency_ms + r.latency_ms;
+                        *o = r;
+                        o.latency_ms = latency;
+                        let note = format!("nothing matched at first; broadened: {}", steps_done.join(", "));
+                        o.note = Some(match o.note.take() {
+                            Some(n) => format!("{note}; {n}"),
+                            None => note,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    pub async fn shutdown(&self) {
+        self.pool.shutdown().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_are_cleaned_and_bounded() {
+        assert_eq!(
+            clean_question("  what\u{7}is\n\tthis?  "),
+            ("what is this?".to_string(), false)
+        );
+        let long = "a ".repeat(100_000);
+        let (q, cut) = clean_question(&long);
+        assert!(cut);
+        assert_eq!(q.chars().count(), MAX_QUESTION_CHARS);
+        assert_eq!(clean_question(" \n\t ").0, "");
+    }
+}
