@@ -131,6 +131,7 @@ fn synthetic_hits(n: usize) -> Vec<SourceOutcome> {
             latency_ms: 1,
             truncated: false,
             note: None,
+            total: None,
         })
         .collect();
     for i in 0..n {

@@ -63,6 +63,9 @@ pub struct SourceReport {
     pub latency_ms: u64,
     pub truncated: bool,
     pub note: Option<String>,
+    /// Matches the source reported in all, when it says (an extension of the contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
 }
 
 /// The answer object of contracts section 4.
@@ -114,6 +117,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             latency_ms: o.latency_ms,
             truncated: o.truncated,
             note: o.note.clone(),
+            total: o.total,
         });
         hits.extend(o.hits);
     }
@@ -407,9 +411,10 @@ fn disclosure(reports: &[SourceReport], a: &Analysis) -> String {
     let cut: Vec<String> = reports
         .iter()
         .filter(|r| r.truncated)
-        .map(|r| match &r.note {
-            Some(n) => format!("{} ({n})", r.name),
-            None => format!("{} (more results than were read)", r.name),
+        .map(|r| match (&r.note, r.total) {
+            (Some(n), _) => format!("{} ({n})", r.name),
+            (None, Some(t)) if t > r.hits => format!("{} (read the best {} of {t} matches)", r.name, r.hits),
+            (None, _) => format!("{} (stopped at its limit of {} results)", r.name, r.hits),
         })
         .collect();
     if !cut.is_empty() {

@@ -34,6 +34,8 @@ pub struct SourceOutcome {
     pub latency_ms: u64,
     pub truncated: bool,
     pub note: Option<String>,
+    /// Matches the source reported in all, when it says.
+    pub total: Option<usize>,
 }
 
 impl SourceOutcome {
@@ -51,6 +53,7 @@ impl SourceOutcome {
                 latency_ms,
                 truncated: res.truncated,
                 note: res.note,
+                total: res.total,
             },
             Err(e) => SourceOutcome {
                 name: name.to_string(),
@@ -63,6 +66,7 @@ impl SourceOutcome {
                 latency_ms,
                 truncated: false,
                 note: Some(e.to_string()),
+                total: None,
             },
         }
     }
@@ -75,6 +79,7 @@ impl SourceOutcome {
             latency_ms: 0,
             truncated: false,
             note: Some(why.to_string()),
+            total: None,
         }
     }
 }
