@@ -99,3 +99,43 @@ async fn a_hanging_source_times_out_and_a_broken_one_errors_without_stalling_the
     // bounded by the hanging source's own deadline, not the fan-out's
     assert!(elapsed < Duration::from_secs(10), "{elapsed:?}");
 }
+
+/// An offline server over streamable HTTP, reached by the HTTP client transport.
+#[tokio::test]
+async fn an_offline_server_serves_streamable_http() {
+    use tokio::io::AsyncBufReadExt;
+    let mut child = tokio::process::Command::new(crate::common::bin())
+        .args(["source", "notion", "--data"])
+        .arg(demo().join("notion"))
+        .args(["--http", "127.0.0.1:0"])
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(i) = line.find("http://") {
+                return line[i..].trim().to_string();
+            }
+        }
+        panic!("the server never said where it listens");
+    })
+    .await
+    .unwrap();
+    let config = config_from(
+        &format!("sources:\n  notion:\n    kind: notion\n    url: {url}\n"),
+        &demo(),
+    );
+    let conn = Connection::new(config.sources[0].clone());
+    let r = sagasu::sources::search(&conn, &SourceQuery::new("public API rate limit", 3))
+        .await
+        .unwrap();
+    assert_eq!(r.hits[0].title, "Public API Reference");
+    assert!(
+        r.hits[0].text.contains("1,000 requests per minute"),
+        "the page text was fetched over HTTP too"
+    );
+    conn.shutdown().await;
+    child.kill().await.unwrap();
+}
