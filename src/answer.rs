@@ -87,6 +87,8 @@ pub struct AskResponse {
 
 /// Best evidence covering less of the question than this is not an answer.
 pub const ANSWER_COVERAGE: f64 = 0.55;
+/// Ranked evidence considered for clustering and citation.
+pub const DEDUP_POOL: usize = 1_000;
 /// Citations listed at most.
 pub const MAX_CITATIONS: usize = 10;
 
@@ -128,7 +130,10 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         now: input.now,
         source_kinds: input.source_kinds,
     };
-    let ranked = rank::rank(hits, &cx);
+    let mut ranked = rank::rank(hits, &cx);
+    // Only evidence that could be cited is clustered: copies score alike, so a copy of a top
+    // hit ranks near it, well inside this pool.
+    ranked.truncate(DEDUP_POOL);
     let mut clusters = dedup::cluster(ranked);
     clusters.sort_by(|a, b| {
         b.score()
@@ -174,7 +179,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
                 snippet: text::truncate_chars(&conflict::best_sentence(rep, input.analysis, input.lexicon, focus), 280),
                 also_in: c.members.iter().skip(1).map(|m| m.hit.id.clone()).collect(),
                 score: (c.score() * 1000.0).round() / 1000.0,
-                explain: rep.explain.clone(),
+                explain: rep.explain(),
                 properties: rep.hit.properties.clone(),
             }
         })

@@ -237,6 +237,16 @@ mod tests {
     use super::*;
     use crate::hit::{EvidenceKind, Hit};
 
+    pub(super) fn test_why() -> crate::rank::Why {
+        crate::rank::Why {
+            weights: crate::policy::Weights::uniform(),
+            source_weight: 1.0,
+            auth_note: None,
+            age_days: None,
+            intent: crate::policy::Intent::Factual,
+        }
+    }
+
     fn ev(source: &str, native: &str, text_: &str, date: &str, score: f64) -> Evidence {
         let mut h = Hit::new(source, native, EvidenceKind::Chat, text_);
         h.timestamp = Some(format!("{date}:00Z").parse().unwrap());
@@ -249,7 +259,7 @@ mod tests {
             completeness: 0.5,
             coverage: 1.0,
             score,
-            explain: Vec::new(),
+            why: test_why(),
         }
     }
 
@@ -342,7 +352,7 @@ mod proptests {
             completeness: 1.0,
             coverage: 1.0,
             score: 1.0 - i as f64 * 1e-3,
-            explain: Vec::new(),
+            why: super::tests::test_why(),
         }
     }
 

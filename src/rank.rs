@@ -42,10 +42,80 @@ pub struct Evidence {
     /// Share of the question's concepts (IDF-weighted) that the best passage covers.
     pub coverage: f64,
     pub score: f64,
-    pub explain: Vec<Explain>,
+    /// What `explain` needs besides the factors.
+    pub why: Why,
+}
+
+/// The inputs of a score that are not factors: the weights used, the source's weight, and notes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Why {
+    pub weights: crate::policy::Weights,
+    pub source_weight: f64,
+    pub auth_note: Option<&'static str>,
+    pub age_days: Option<i64>,
+    pub intent: crate::policy::Intent,
 }
 
 impl Evidence {
+    /// The score broken into the policy's factors (built on demand: only citations need it).
+    pub fn explain(&self) -> Vec<Explain> {
+        let w = self.why.weights;
+        let gate = self.coverage;
+        let item = |factor, weight: f64, value: f64, g: f64, note: Option<String>| Explain {
+            factor,
+            weight: round3(weight),
+            value: round3(value),
+            contribution: round3(weight * value * g * self.why.source_weight),
+            note,
+        };
+        vec![
+            item("keyword", w.keyword, self.keyword, 1.0, None),
+            item(
+                "freshness",
+                w.freshness,
+                self.freshness,
+                gate,
+                self.why.age_days.map(|d| format!("{d} days old")),
+            ),
+            item(
+                "authority",
+                w.authority,
+                self.authority,
+                gate,
+                Some(
+                    self.why
+                        .auth_note
+                        .map(str::to_string)
+                        .unwrap_or_else(|| self.hit.kind.to_string()),
+                ),
+            ),
+            item(
+                "completeness",
+                w.completeness,
+                self.completeness,
+                1.0,
+                Some(format!("covers {:.0}% of the question", self.coverage * 100.0)),
+            ),
+            Explain {
+                factor: "source_weight",
+                weight: 1.0,
+                value: round3(self.why.source_weight),
+                contribution: 0.0,
+                note: Some(format!(
+                    "{} in the {} policy; contributions include it",
+                    self.hit.source, self.why.intent
+                )),
+            },
+            Explain {
+                factor: "relevance_gate",
+                weight: 1.0,
+                value: round3(gate),
+                contribution: 0.0,
+                note: Some("freshness and authority are scaled by coverage".into()),
+            },
+        ]
+    }
+
     pub fn passage_text(&self) -> &str {
         self.hit
             .text
@@ -382,11 +452,11 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         let mut auth_note = None;
         if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
             authority = 1.0;
-            auth_note = Some("tool question: the catalog is the authority".to_string());
+            auth_note = Some("tool question: the catalog is the authority");
         } else if h.kind == EvidenceKind::Chat && cx.policy.conclusion_bonus > 0.0 && is_conclusion(&h.text, cx.lexicon)
         {
             authority = (authority + cx.policy.conclusion_bonus).min(1.0);
-            auth_note = Some("thread conclusion".to_string());
+            auth_note = Some("thread conclusion");
         }
         let chars = h.text[range.0..range.1].chars().count() as f64;
         let density = if text::is_japanese(&h.text) { 2.5 } else { 1.0 };
@@ -399,57 +469,10 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         // Freshness and authority count in proportion to how well the evidence matches: a fresh
         // or official item that barely touches the question must not outrank the answer.
         let gate = coverage;
-        let parts = [
-            ("keyword", w.keyword, keyword, 1.0, None),
-            (
-                "freshness",
-                w.freshness,
-                fresh,
-                gate,
-                h.timestamp
-                    .map(|t| format!("{} days old", (cx.now - t).num_days().max(0))),
-            ),
-            (
-                "authority",
-                w.authority,
-                authority,
-                gate,
-                Some(auth_note.unwrap_or_else(|| h.kind.to_string())),
-            ),
-            (
-                "completeness",
-                w.completeness,
-                completeness,
-                1.0,
-                Some(format!("covers {:.0}% of the question", coverage * 100.0)),
-            ),
-        ];
-        let mut explain: Vec<Explain> = parts
-            .into_iter()
-            .map(|(factor, weight, value, g, note)| Explain {
-                factor,
-                weight: round3(weight),
-                value: round3(value),
-                contribution: round3(weight * value * g),
-                note,
-            })
-            .collect();
-        let raw: f64 = parts_sum(&explain);
-        let score = raw * source_weight;
-        explain.push(Explain {
-            factor: "source_weight",
-            weight: 1.0,
-            value: round3(source_weight),
-            contribution: 0.0,
-            note: Some(format!("{} in the {} policy", h.source, cx.policy.intent)),
-        });
-        explain.push(Explain {
-            factor: "relevance_gate",
-            weight: 1.0,
-            value: round3(gate),
-            contribution: 0.0,
-            note: Some("freshness and authority are scaled by coverage".into()),
-        });
+        let raw = w.keyword * keyword
+            + (w.freshness * fresh + w.authority * authority) * gate
+            + w.completeness * completeness;
+        let age_days = h.timestamp.map(|t| (cx.now - t).num_days().max(0));
         out.push(Evidence {
             hit: h,
             passage: range,
@@ -458,16 +481,18 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
             authority,
             completeness,
             coverage,
-            score,
-            explain,
+            score: raw * source_weight,
+            why: Why {
+                weights: w,
+                source_weight,
+                auth_note,
+                age_days,
+                intent: cx.policy.intent,
+            },
         });
     }
     sort_total(&mut out);
     out
-}
-
-fn parts_sum(e: &[Explain]) -> f64 {
-    e.iter().map(|x| x.contribution).sum()
 }
 
 fn round3(x: f64) -> f64 {
@@ -556,7 +581,7 @@ mod tests {
         assert_eq!(r.len(), 2, "unrelated hit dropped");
         assert_eq!(r[0].hit.id, "slack:p/2");
         assert!(
-            r[0].explain
+            r[0].explain()
                 .iter()
                 .any(|e| e.factor == "authority" && e.note.as_deref() == Some("thread conclusion"))
         );
