@@ -213,8 +213,11 @@ fn adjacent_pairs(question: &str) -> Vec<(String, String)> {
 
 fn scoring_text(h: &Hit, passage: &str, first: bool) -> String {
     let mut s = String::with_capacity(h.title.len() + passage.len() + 64);
-    s.push_str(&h.title);
-    s.push(' ');
+    // A chat message's title is cut from its own text: counting it would count words twice.
+    if h.kind != EvidenceKind::Chat {
+        s.push_str(&h.title);
+        s.push(' ');
+    }
     s.push_str(passage);
     if first {
         if let Some(a) = &h.author {
@@ -229,6 +232,49 @@ fn scoring_text(h: &Hit, passage: &str, first: bool) -> String {
         }
     }
     s
+}
+
+/// Cuts every hit into scored units and tokenizes them: (hit index, passage range, tokens).
+fn tokenize_units(hits: &[Hit]) -> Vec<(usize, (usize, usize), Vec<String>)> {
+    let one = |i: usize, h: &Hit| -> Vec<(usize, (usize, usize), Vec<String>)> {
+        let ranges = if h.text.chars().count() > 900 {
+            text::passages(&h.text)
+        } else {
+            Vec::new()
+        };
+        let ranges = if ranges.is_empty() {
+            vec![(0, h.text.len())]
+        } else {
+            ranges
+        };
+        ranges
+            .into_iter()
+            .enumerate()
+            .map(|(k, r)| (i, r, text::terms(&scoring_text(h, &h.text[r.0..r.1], k == 0))))
+            .collect()
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
+    if hits.len() < 2_000 || threads < 2 {
+        return hits.iter().enumerate().flat_map(|(i, h)| one(i, h)).collect();
+    }
+    let chunk = hits.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let handles: Vec<_> = hits
+            .chunks(chunk)
+            .enumerate()
+            .map(|(c, part)| {
+                scope.spawn(move || {
+                    part.iter()
+                        .enumerate()
+                        .flat_map(|(j, h)| one(c * chunk + j, h))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        // Tokenizing cannot panic on any text; were it to, that part's hits would go unmatched
+        // rather than take the answer down.
+        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
+    })
 }
 
 /// Freshness by exponential decay with the policy's half-life.
@@ -269,27 +315,15 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         .into_iter()
         .map(|(a, b)| (intern(a, &mut vocab), intern(b, &mut vocab)))
         .collect();
-    // Units: passages of long texts, whole short texts.
+    // Units: passages of long texts, whole short texts. Tokenizing is the costly part and needs
+    // nothing shared, so large pools are cut on all cores.
+    let tokenized = tokenize_units(&hits);
     let mut units: Vec<Unit> = Vec::new();
     let mut ids: Vec<u32> = Vec::new();
-    for (i, h) in hits.iter().enumerate() {
-        let ranges = if h.text.chars().count() > 900 {
-            text::passages(&h.text)
-        } else {
-            Vec::new()
-        };
-        let ranges = if ranges.is_empty() {
-            vec![(0, h.text.len())]
-        } else {
-            ranges
-        };
-        for (k, r) in ranges.into_iter().enumerate() {
+    for (i, r, toks) in tokenized {
+        {
             ids.clear();
-            ids.extend(
-                text::terms(&scoring_text(h, &h.text[r.0..r.1], k == 0))
-                    .into_iter()
-                    .map(|t| intern(t, &mut vocab)),
-            );
+            ids.extend(toks.into_iter().map(|t| intern(t, &mut vocab)));
             let pairs: Vec<(u32, u32)> = if question_pairs.is_empty() {
                 Vec::new()
             } else {

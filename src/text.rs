@@ -73,7 +73,18 @@ pub fn normalize(text: &str) -> String {
         return text.to_ascii_lowercase();
     }
     if unicode_normalization::is_nfkc_quick(text.chars()) == unicode_normalization::IsNormalized::Yes {
-        return text.to_lowercase();
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if c.is_ascii() {
+                out.push(c.to_ascii_lowercase());
+            } else if ('\u{3000}'..='\u{9FFF}').contains(&c) {
+                // Japanese scripts have no case.
+                out.push(c);
+            } else {
+                out.extend(c.to_lowercase());
+            }
+        }
+        return out;
     }
     text.nfkc().collect::<String>().to_lowercase()
 }
@@ -110,21 +121,20 @@ pub fn tokenize(text: &str) -> Vec<Token> {
         .chars()
         .filter(|c| !c.is_whitespace())
         .all(|c| script(c) == Script::Hiragana);
-    let mut out = Vec::new();
+    let mut out = Vec::with_capacity(norm.len() / 4);
     let mut run_start = 0usize;
     let mut run_script = Script::Other;
-    let mut chars: Vec<(usize, char)> = Vec::with_capacity(norm.len());
-    chars.extend(norm.char_indices());
-    let mut i = 0;
-    while i <= chars.len() {
-        let (pos, s) = match chars.get(i) {
-            Some(&(p, c)) => (p, script(c)),
+    let mut it = norm.char_indices().peekable();
+    loop {
+        let cur = it.next();
+        let (pos, s) = match cur {
+            Some((p, c)) => (p, script(c)),
             None => (norm.len(), Script::Other),
         };
         // Apostrophes inside English words ("don't") do not split a word.
         let joins_word = run_script == Script::Word
-            && matches!(chars.get(i), Some((_, '\'' | '’')))
-            && matches!(chars.get(i + 1), Some((_, c)) if script(*c) == Script::Word);
+            && matches!(cur, Some((_, '\'' | '’')))
+            && matches!(it.peek(), Some((_, c)) if script(*c) == Script::Word);
         if s != run_script && !joins_word {
             if run_script != Script::Other {
                 emit_run(&norm[run_start..pos], run_start, run_script, all_hiragana, &mut out);
@@ -132,7 +142,9 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             run_start = pos;
             run_script = s;
         }
-        i += 1;
+        if cur.is_none() {
+            break;
+        }
     }
     out
 }
@@ -177,7 +189,11 @@ fn tokenize_ascii(norm: &str) -> Vec<Token> {
 fn emit_run(run: &str, offset: usize, script: Script, all_hiragana: bool, out: &mut Vec<Token>) {
     match script {
         Script::Word => {
-            let word: String = run.chars().filter(|c| *c != '\'' && *c != '’').collect();
+            let word: String = if run.contains(['\'', '’']) {
+                run.chars().filter(|c| *c != '\'' && *c != '’').collect()
+            } else {
+                run.to_string()
+            };
             if word.is_empty() || is_stop_word(&word) {
                 return;
             }
