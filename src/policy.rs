@@ -273,57 +273,24 @@ impl Policies {
             });
             return Err(problems);
         }
-        let intents = match Document::load(&dir.join("intents.yaml")) {
-            Ok(doc) => match doc.deserialize::<RawIntents>("", &doc.value) {
-                Ok(raw) => validate_intents(&doc, raw, &mut problems),
-                Err(d) => {
-                    problems.push(d);
-                    None
-                }
-            },
-            Err(d) => {
-                problems.extend(d);
-                None
-            }
-        };
-        let lexicon = match Document::load(&dir.join("lexicon.yaml")) {
-            Ok(doc) => match doc.deserialize::<RawLexicon>("", &doc.value) {
-                Ok(raw) => Some(Lexicon {
-                    synonyms: raw
-                        .synonyms
-                        .into_iter()
-                        .map(|g| g.into_iter().map(|w| crate::text::normalize(&w)).collect())
-                        .collect(),
-                    conclusion_cues: raw.conclusion_cues.iter().map(|c| crate::text::normalize(c)).collect(),
-                    tool_cues: raw.tool_cues.iter().map(|c| crate::text::normalize(c)).collect(),
-                }),
-                Err(d) => {
-                    problems.push(d);
-                    None
-                }
-            },
-            Err(d) => {
-                problems.extend(d);
-                None
-            }
-        };
+        let intents = load_raw::<RawIntents>(&dir.join("intents.yaml"), &mut problems)
+            .and_then(|(doc, raw)| validate_intents(&doc, raw, &mut problems));
+        let lexicon = load_raw::<RawLexicon>(&dir.join("lexicon.yaml"), &mut problems).map(|(_, raw)| Lexicon {
+            synonyms: raw
+                .synonyms
+                .into_iter()
+                .map(|g| g.into_iter().map(|w| crate::text::normalize(&w)).collect())
+                .collect(),
+            conclusion_cues: raw.conclusion_cues.iter().map(|c| crate::text::normalize(c)).collect(),
+            tool_cues: raw.tool_cues.iter().map(|c| crate::text::normalize(c)).collect(),
+        });
         let mut by_intent = BTreeMap::new();
         for intent in Intent::ALL {
             let path = dir.join(format!("{}.yaml", intent.as_str()));
-            let doc = match Document::load(&path) {
-                Ok(d) => d,
-                Err(d) => {
-                    problems.extend(d);
-                    continue;
-                }
-            };
-            match doc.deserialize::<RawPolicy>("", &doc.value) {
-                Ok(raw) => {
-                    if let Some(p) = validate_policy(&doc, intent, raw, known_sources, &mut problems) {
-                        by_intent.insert(intent, p);
-                    }
-                }
-                Err(d) => problems.push(d),
+            if let Some((doc, raw)) = load_raw::<RawPolicy>(&path, &mut problems)
+                && let Some(p) = validate_policy(&doc, intent, raw, known_sources, &mut problems)
+            {
+                by_intent.insert(intent, p);
             }
         }
         let (Some(intents), Some(lexicon)) = (intents, lexicon) else {
@@ -334,6 +301,24 @@ impl Policies {
             lexicon,
             by_intent,
         })
+    }
+}
+
+/// Reads a policy file into its raw form; problems go to `problems`.
+fn load_raw<T: serde::de::DeserializeOwned>(path: &Path, problems: &mut Diagnostics) -> Option<(Document, T)> {
+    let doc = match Document::load(path) {
+        Ok(d) => d,
+        Err(d) => {
+            problems.extend(d);
+            return None;
+        }
+    };
+    match doc.deserialize::<T>("", &doc.value) {
+        Ok(raw) => Some((doc, raw)),
+        Err(d) => {
+            problems.push(d);
+            None
+        }
     }
 }
 
