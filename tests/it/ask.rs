@@ -282,3 +282,15 @@ async fn bad_questions_get_clear_errors_or_best_effort_answers() {
     assert!(err.to_string().contains("unknown source `nope`"));
     e.shutdown().await;
 }
+
+/// The rendered answer to the reversed-decision question, as a reader sees it.
+#[tokio::test]
+async fn snapshot_of_a_rendered_answer() {
+    let e = engine();
+    let r = e
+        .ask("What did we decide about the Pro plan price?", &opts())
+        .await
+        .unwrap();
+    e.shutdown().await;
+    insta::assert_snapshot!("reversed_decision_answer", sagasu::answer::render_markdown(&r, false));
+}

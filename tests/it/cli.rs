@@ -193,3 +193,18 @@ fn explain_shows_each_factor() {
     }
     assert!(out.contains("1,000 requests per minute"), "{out}");
 }
+
+#[test]
+fn snapshot_of_a_configuration_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("sagasu.yaml");
+    std::fs::write(
+        &cfg,
+        "sources:\n  a:\n    kind: slak\n    command: [x]\n    timeout_ms: 0\n",
+    )
+    .unwrap();
+    let (code, _, err) = run(&["check", "--config", cfg.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    let shown = err.replace(dir.path().to_str().unwrap(), "[DIR]");
+    insta::assert_snapshot!("configuration_error", shown);
+}
