@@ -36,7 +36,7 @@ type Sig = MinHash<u64, PERMUTATIONS, Fnv>;
 pub fn shingles(t: &str) -> BTreeSet<u64> {
     let toks = text::terms(t);
     let hash = |parts: &[String]| {
-        let mut h = std::hash::DefaultHasher::new();
+        let mut h = rustc_hash::FxHasher::default();
         parts.hash(&mut h);
         h.finish()
     };
