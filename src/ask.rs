@@ -150,8 +150,7 @@ impl Engine {
         if let Some(only) = &opts.sources {
             for s in only {
                 if self.config.source(s).is_none() {
-                    let names: Vec<&str> = self.config.sources.iter().map(|s| s.name.as_str()).collect();
-                    return Err(AskError::UnknownSource(s.clone(), names.join(", ")));
+                    return Err(AskError::UnknownSource(s.clone(), self.config.source_names()));
                 }
             }
         }

@@ -223,6 +223,15 @@ impl Config {
     pub fn source(&self, name: &str) -> Option<&SourceConfig> {
         self.sources.iter().find(|s| s.name == name)
     }
+
+    /// The configured source names, comma-separated (for messages about an unknown one).
+    pub fn source_names(&self) -> String {
+        self.sources
+            .iter()
+            .map(|s| s.name.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
 }
 
 fn validate_source(

@@ -16,31 +16,9 @@ pub struct Classified {
 }
 
 /// Whether `cue` occurs in `q` (both normalised): whole words for Latin text, substrings for
-/// Japanese.
+/// Japanese (`text::find_phrase`).
 pub fn cue_matches(q: &str, cue: &str) -> bool {
-    if cue.is_empty() {
-        return false;
-    }
-    if !cue.is_ascii() {
-        return q.contains(cue);
-    }
-    let bytes = q.as_bytes();
-    let mut from = 0;
-    while let Some(i) = q[from..].find(cue) {
-        let s = from + i;
-        let e = s + cue.len();
-        let word = |b: u8| b.is_ascii_alphanumeric();
-        let left_ok = s == 0 || !word(bytes[s - 1]) || !word(cue.as_bytes()[0]);
-        let right_ok = e >= bytes.len() || !word(bytes[e]) || !word(cue.as_bytes()[cue.len() - 1]);
-        if left_ok && right_ok {
-            return true;
-        }
-        from = s + 1;
-        while !q.is_char_boundary(from) {
-            from += 1;
-        }
-    }
-    false
+    crate::text::find_phrase(q, cue).is_some()
 }
 
 /// Classifies a question. Ties break by the order of `Intent::ALL`.

@@ -212,8 +212,7 @@ async fn run(cli: Cli) -> ExitCode {
             if let Some(s) = &source
                 && config.source(s).is_none()
             {
-                let names: Vec<&str> = config.sources.iter().map(|s| s.name.as_str()).collect();
-                eprintln!("error: no source named `{s}` (configured: {})", names.join(", "));
+                eprintln!("error: no source named `{s}` (configured: {})", config.source_names());
                 return ExitCode::from(2);
             }
             if query.trim().is_empty() {

@@ -253,7 +253,7 @@ fn find_time(q: &str, now: DateTime<Utc>) -> Option<(TimeHit, (usize, usize))> {
         ),
     ];
     for (phrase, after, before) in fixed {
-        if let Some(i) = find_word(q, phrase) {
+        if let Some(i) = text::find_phrase(q, phrase) {
             let range = (i, i + phrase.len());
             let hit = TimeHit {
                 after,
@@ -333,25 +333,6 @@ fn prev_month_start(month_start: DateTime<Utc>) -> DateTime<Utc> {
         (d.year(), d.month() - 1)
     };
     day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
-}
-
-/// Finds `phrase` as whole words (ASCII) or a substring (Japanese).
-fn find_word(q: &str, phrase: &str) -> Option<usize> {
-    if !phrase.is_ascii() {
-        return q.find(phrase);
-    }
-    let mut from = 0;
-    while let Some(i) = q[from..].find(phrase) {
-        let s = from + i;
-        let e = s + phrase.len();
-        let ok_l = s == 0 || !q.as_bytes()[s - 1].is_ascii_alphanumeric();
-        let ok_r = e >= q.len() || !q.as_bytes()[e].is_ascii_alphanumeric();
-        if ok_l && ok_r {
-            return Some(s);
-        }
-        from = e;
-    }
-    None
 }
 
 /// Splits a question into content words (see the module docs).
@@ -510,32 +491,23 @@ pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysi
         body.replace_range(s..e, " ");
     }
     a.keywords = keywords(&body);
-    if a.keywords
-        .iter()
-        .any(|k| RECENCY_WORDS.contains(&text::normalize(k).as_str()))
-    {
+    let is_in = |k: &String, list: &[&str]| list.contains(&text::normalize(k).as_str());
+    if a.keywords.iter().any(|k| is_in(k, RECENCY_WORDS)) {
         a.prefer_recent = true;
         if a.keywords.len() > 1 {
-            a.keywords
-                .retain(|k| !RECENCY_WORDS.contains(&text::normalize(k).as_str()));
+            a.keywords.retain(|k| !is_in(k, RECENCY_WORDS));
         }
     }
-    if a.keywords
-        .iter()
-        .any(|k| !ANSWER_TYPE_WORDS.contains(&text::normalize(k).as_str()))
-    {
-        a.keywords
-            .retain(|k| !ANSWER_TYPE_WORDS.contains(&text::normalize(k).as_str()));
+    if a.keywords.iter().any(|k| !is_in(k, ANSWER_TYPE_WORDS)) {
+        a.keywords.retain(|k| !is_in(k, ANSWER_TYPE_WORDS));
     }
-    a.expansions = expand(&a.keywords, lexicon);
     let nq = text::normalize(question);
     a.tool_question = lexicon.tool_cues.iter().any(|c| crate::intent::cue_matches(&nq, c));
     if a.tool_question {
         // "tool" says what kind of answer is wanted, not what it is about.
-        a.keywords
-            .retain(|k| !TOOL_WORDS.contains(&text::normalize(k).as_str()));
-        a.expansions = expand(&a.keywords, lexicon);
+        a.keywords.retain(|k| !is_in(k, TOOL_WORDS));
     }
+    a.expansions = expand(&a.keywords, lexicon);
     a
 }
 

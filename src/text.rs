@@ -285,6 +285,36 @@ fn push_trimmed(text: &str, s: usize, e: usize, out: &mut Vec<(usize, usize)>) {
     }
 }
 
+/// Where `phrase` first occurs in `q` (both normalised): as whole words for Latin text (a word
+/// boundary is needed only where the phrase itself begins or ends with a letter or digit, so
+/// "decision:" matches "decision: x"), as a substring for Japanese. `None` for an empty phrase.
+pub fn find_phrase(q: &str, phrase: &str) -> Option<usize> {
+    if phrase.is_empty() {
+        return None;
+    }
+    if !phrase.is_ascii() {
+        return q.find(phrase);
+    }
+    let bytes = q.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric();
+    let (first, last) = (phrase.as_bytes()[0], phrase.as_bytes()[phrase.len() - 1]);
+    let mut from = 0;
+    while let Some(i) = q[from..].find(phrase) {
+        let s = from + i;
+        let e = s + phrase.len();
+        let left_ok = s == 0 || !word(bytes[s - 1]) || !word(first);
+        let right_ok = e >= bytes.len() || !word(bytes[e]) || !word(last);
+        if left_ok && right_ok {
+            return Some(s);
+        }
+        from = s + 1;
+        while !q.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    None
+}
+
 /// Shortens `text` to about `max_chars` characters on a char boundary, adding `…` when cut.
 pub fn truncate_chars(text: &str, max_chars: usize) -> String {
     let mut it = text.char_indices();
