@@ -130,10 +130,9 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         now: input.now,
         source_kinds: input.source_kinds,
     };
-    let mut ranked = rank::rank(hits, &cx);
     // Only evidence that could be cited is clustered: copies score alike, so a copy of a top
     // hit ranks near it, well inside this pool.
-    ranked.truncate(DEDUP_POOL);
+    let ranked = rank::rank_top(hits, &cx, DEDUP_POOL);
     let mut clusters = dedup::cluster(ranked);
     clusters.sort_by(|a, b| {
         b.score()

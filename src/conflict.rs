@@ -137,7 +137,7 @@ pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus
     let mut best: Option<(Key, usize)> = None;
     for (i, (sent, heading)) in sents.iter().enumerate() {
         // A heading names a section; it is not a statement.
-        let covered = crate::rank::covered_concepts(sent, analysis, lexicon);
+        let covered = crate::rank::covered_concepts(sent, analysis);
         let has_value = focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k));
         let key = (
             !heading,
@@ -155,7 +155,7 @@ pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus
     // The next sentence joins when it says more about the question ("... kickoff is Sept 29.
     // I'm the point of contact.").
     if let Some((next, false)) = sents.get(i + 1) {
-        let both = crate::rank::covered_concepts(&format!("{out} {next}"), analysis, lexicon);
+        let both = crate::rank::covered_concepts(&format!("{out} {next}"), analysis);
         if both > key.1 && out.chars().count() + next.chars().count() < 320 {
             out = format!("{out} {next}");
         }

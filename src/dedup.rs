@@ -34,16 +34,17 @@ type Sig = MinHash<u64, PERMUTATIONS, Fnv>;
 
 /// The shingles of a text: token trigrams (or the tokens themselves for very short texts).
 pub fn shingles(t: &str) -> BTreeSet<u64> {
-    let toks = text::terms(t);
-    let hash = |parts: &[String]| {
+    let hash = |x: &dyn Fn(&mut rustc_hash::FxHasher)| {
         let mut h = rustc_hash::FxHasher::default();
-        parts.hash(&mut h);
+        x(&mut h);
         h.finish()
     };
+    let mut toks: Vec<u64> = Vec::with_capacity(t.len() / 5);
+    text::for_each_token(t, |w, _, _| toks.push(hash(&|h| w.hash(h))));
     if toks.len() < 3 {
-        return toks.iter().map(|t| hash(std::slice::from_ref(t))).collect();
+        return toks.into_iter().collect();
     }
-    toks.windows(3).map(hash).collect()
+    toks.windows(3).map(|w| hash(&|h| w.hash(h))).collect()
 }
 
 pub fn jaccard(a: &BTreeSet<u64>, b: &BTreeSet<u64>) -> f64 {
@@ -114,10 +115,9 @@ fn may_merge(a: &Evidence, b: &Evidence, fa: &BTreeSet<String>, fb: &BTreeSet<St
 
 /// Whether two texts in different languages are one announcement: at least two shared facts,
 /// most facts shared, and close in time.
-fn translations(a: &Evidence, b: &Evidence, fa: &BTreeSet<String>, fb: &BTreeSet<String>) -> bool {
-    if text::is_japanese(&a.hit.text) == text::is_japanese(&b.hit.text)
-        || a.hit.source == b.hit.source && a.hit.kind == b.hit.kind && a.hit.location == b.hit.location
-    {
+/// `ja` says whether each text is Japanese.
+fn translations(a: &Evidence, b: &Evidence, fa: &BTreeSet<String>, fb: &BTreeSet<String>, ja: (bool, bool)) -> bool {
+    if ja.0 == ja.1 || a.hit.source == b.hit.source && a.hit.kind == b.hit.kind && a.hit.location == b.hit.location {
         return false;
     }
     let shared = fa.intersection(fb).count();
@@ -131,9 +131,22 @@ pub fn cluster(ranked: Vec<Evidence>) -> Vec<Cluster> {
     if n == 0 {
         return Vec::new();
     }
-    let sh: Vec<BTreeSet<u64>> = ranked.iter().map(|e| shingles(&e.hit.text)).collect();
-    let facts: Vec<BTreeSet<String>> = ranked.iter().map(|e| values::fact_set(&e.hit.text)).collect();
-    let sigs: Vec<Sig> = sh.iter().map(|s| s.iter().copied().collect()).collect();
+    // Each item's shingles, facts and signature: the costly part, on all cores.
+    let per_item = crate::par::map(&ranked, 256, |e| {
+        let sh = shingles(&e.hit.text);
+        let sig: Sig = sh.iter().copied().collect();
+        (sh, values::fact_set(&e.hit.text), sig, text::is_japanese(&e.hit.text))
+    });
+    let mut sh: Vec<BTreeSet<u64>> = Vec::with_capacity(n);
+    let mut facts: Vec<BTreeSet<String>> = Vec::with_capacity(n);
+    let mut sigs: Vec<Sig> = Vec::with_capacity(n);
+    let mut japanese: Vec<bool> = Vec::with_capacity(n);
+    for (a, b, c, d) in per_item {
+        sh.push(a);
+        facts.push(b);
+        sigs.push(c);
+        japanese.push(d);
+    }
     let mut dsu = Dsu((0..n).collect());
     // LSH as a self-join: per band, sort (band hash, id) and pair the ids within each run of
     // equal hashes. Sequential memory, O(n log n), no per-query lookups.
@@ -180,7 +193,7 @@ pub fn cluster(ranked: Vec<Evidence>) -> Vec<Cluster> {
             if (tj - ti).num_seconds() > WINDOW_SECS {
                 break;
             }
-            if translations(&ranked[i], &ranked[j], &facts[i], &facts[j]) {
+            if translations(&ranked[i], &ranked[j], &facts[i], &facts[j], (japanese[i], japanese[j])) {
                 dsu.union(i, j);
             }
         }

@@ -9,9 +9,10 @@ use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 
 /// What kind of evidence a hit is; the policies' authority orders are written over these.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EvidenceKind {
+    #[default]
     Chat,
     Page,
     Wiki,
@@ -88,7 +89,7 @@ impl FromStr for EvidenceKind {
 }
 
 /// One piece of evidence as a source returned it, normalised.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, Deserialize)]
 pub struct Hit {
     /// `<source>:<native>` (contracts section 1).
     pub id: String,

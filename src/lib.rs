@@ -16,6 +16,7 @@ pub mod http;
 pub mod index;
 pub mod intent;
 pub mod offline;
+pub mod par;
 pub mod policy;
 pub mod query;
 pub mod rank;

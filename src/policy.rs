@@ -241,7 +241,8 @@ struct RawLexicon {
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct Lexicon {
     pub synonyms: Vec<Vec<String>>,
-    pub conclusion_cues: Vec<String>,
+    /// Cues that mark a chat message as a thread's conclusion ("decision:", "決定").
+    pub conclusion_cues: crate::text::PhraseSet,
     pub tool_cues: Vec<String>,
 }
 
@@ -281,7 +282,9 @@ impl Policies {
                 .into_iter()
                 .map(|g| g.into_iter().map(|w| crate::text::normalize(&w)).collect())
                 .collect(),
-            conclusion_cues: raw.conclusion_cues.iter().map(|c| crate::text::normalize(c)).collect(),
+            conclusion_cues: crate::text::PhraseSet::new(
+                raw.conclusion_cues.iter().map(|c| crate::text::normalize(c)).collect(),
+            ),
             tool_cues: raw.tool_cues.iter().map(|c| crate::text::normalize(c)).collect(),
         });
         let mut by_intent = BTreeMap::new();

@@ -34,6 +34,40 @@ pub struct Analysis {
     pub tool_question: bool,
     /// The question asks for the latest of something ("the last incident", "前回の障害").
     pub prefer_recent: bool,
+    /// The keywords and phrases as ranking matches them: tokens, with their expansions.
+    #[serde(skip)]
+    pub concepts: Vec<Concept>,
+}
+
+/// A concept of the question: a keyword (or phrase) and its alternatives (itself, synonyms,
+/// translations), each alternative as its list of tokens and its weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Concept {
+    pub alternatives: Vec<(Vec<String>, f64)>,
+}
+
+/// Weight of a synonym or translation against the word itself.
+pub const EXPANSION_WEIGHT: f64 = 0.6;
+
+fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
+    a.keywords
+        .iter()
+        .chain(&a.phrases)
+        .filter_map(|w| {
+            let toks = text::terms(w);
+            if toks.is_empty() {
+                return None;
+            }
+            let mut alts = vec![(toks, 1.0)];
+            for syn in expand(std::slice::from_ref(w), lexicon) {
+                let t = text::terms(&syn);
+                if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
+                    alts.push((t, EXPANSION_WEIGHT));
+                }
+            }
+            Some(Concept { alternatives: alts })
+        })
+        .collect()
 }
 
 impl Analysis {
@@ -508,6 +542,7 @@ pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysi
         a.keywords.retain(|k| !is_in(k, TOOL_WORDS));
     }
     a.expansions = expand(&a.keywords, lexicon);
+    a.concepts = concepts(&a, lexicon);
     a
 }
 

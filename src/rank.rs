@@ -6,9 +6,9 @@
 //! Invariant: rank does no I/O and reads no clock; `now` is passed in.
 //! Invariant: the order is total: score, then source name, then hit id.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -124,13 +124,6 @@ impl Evidence {
     }
 }
 
-/// A concept of the question: a keyword and its alternatives (synonyms, translations), each
-/// alternative as its list of tokens.
-#[derive(Debug, Clone)]
-struct Concept {
-    alternatives: Vec<(Vec<String>, f64)>,
-}
-
 /// Everything ranking needs besides the hits.
 pub struct RankContext<'a> {
     pub analysis: &'a Analysis,
@@ -143,36 +136,12 @@ pub struct RankContext<'a> {
 
 const K1: f64 = 1.2;
 const B: f64 = 0.75;
-/// Weight of a synonym or translation against the word itself.
-const EXPANSION_WEIGHT: f64 = 0.6;
 /// Weight of a fuzzy (typo or name variant) match.
 const FUZZY_WEIGHT: f64 = 0.7;
 /// The least weight freshness has when the question asks for the latest of something.
 const RECENT_FRESHNESS_WEIGHT: f64 = 0.35;
 /// Freshness of evidence with no date.
 const UNDATED_FRESHNESS: f64 = 0.3;
-
-fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
-    let mut words: Vec<String> = a.keywords.clone();
-    words.extend(a.phrases.iter().cloned());
-    words
-        .iter()
-        .filter_map(|w| {
-            let toks = text::terms(w);
-            if toks.is_empty() {
-                return None;
-            }
-            let mut alts = vec![(toks, 1.0)];
-            for syn in crate::query::expand(std::slice::from_ref(w), lexicon) {
-                let t = text::terms(&syn);
-                if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
-                    alts.push((t, EXPANSION_WEIGHT));
-                }
-            }
-            Some(Concept { alternatives: alts })
-        })
-        .collect()
-}
 
 /// A scored unit: a hit's passage (or whole short text).
 struct Unit {
@@ -183,6 +152,10 @@ struct Unit {
     len: usize,
     /// Adjacent pairs of the question's words that occur here, side by side.
     pairs: Vec<(u32, u32)>,
+    /// Length of the passage against a complete answer (0..1), Japanese counting denser.
+    length: f64,
+    /// The hit is a chat message that reads as a thread's conclusion.
+    conclusion: bool,
 }
 
 impl Unit {
@@ -211,33 +184,53 @@ fn adjacent_pairs(question: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-fn scoring_text(h: &Hit, passage: &str, first: bool) -> String {
-    let mut s = String::with_capacity(h.title.len() + passage.len() + 64);
-    // A chat message's title is cut from its own text: counting it would count words twice.
-    if h.kind != EvidenceKind::Chat {
-        s.push_str(&h.title);
-        s.push(' ');
-    }
-    s.push_str(passage);
-    if first {
-        if let Some(a) = &h.author {
-            s.push(' ');
-            s.push_str(a);
-        }
-        for (k, v) in &h.properties {
-            s.push(' ');
-            s.push_str(k);
-            s.push(' ');
-            s.push_str(v);
-        }
-    }
-    s
+/// The texts of a unit that are scored, in order: the title (not for chat, whose title is cut
+/// from its own text), the passage, and on a hit's first unit its author and properties.
+/// Words are adjacent only within one part.
+fn scoring_parts<'h>(h: &'h Hit, passage: &'h str, first: bool) -> impl Iterator<Item = std::borrow::Cow<'h, str>> {
+    let title = (h.kind != EvidenceKind::Chat).then_some(h.title.as_str().into());
+    let author = h.author.as_deref().filter(|_| first).map(Into::into);
+    let properties = h
+        .properties
+        .iter()
+        .filter(move |_| first)
+        .map(|(k, v)| format!("{k} {v}").into());
+    title
+        .into_iter()
+        .chain(std::iter::once(passage.into()))
+        .chain(author)
+        .chain(properties)
 }
 
-/// Cuts every hit into scored units and tokenizes them: (hit index, passage range, tokens).
-fn tokenize_units(hits: &[Hit]) -> Vec<(usize, (usize, usize), Vec<String>)> {
-    let one = |i: usize, h: &Hit| -> Vec<(usize, (usize, usize), Vec<String>)> {
-        let ranges = if h.text.chars().count() > 900 {
+/// The question's terms, each with an id: the words of its concepts, their synonyms and
+/// translations, the words of its adjacent pairs, and fuzzy stand-ins found in the pool.
+type QueryTerms = FxHashMap<String, u32>;
+
+fn term_id(terms: &mut QueryTerms, t: &str) -> u32 {
+    let next = terms.len() as u32;
+    *terms.entry(t.to_string()).or_insert(next)
+}
+
+/// Cuts every hit into scored units (passages of long texts, whole short texts) and counts the
+/// question's terms in each. Only the question's terms are counted: BM25 needs nothing else
+/// but each unit's length, so no token of the pool is ever copied. Tokenizing is the costly
+/// part and needs nothing shared, so large pools are cut on all cores.
+///
+/// With `vocabulary`, it also gathers the pool's distinct Latin-script words of at least four
+/// letters: the candidates for fuzzy matching of question words that the pool lacks.
+///
+/// Everything else that costs a pass over a hit's text is measured here too, on all cores:
+/// each passage's length and whether a chat message is a conclusion (with `conclusions`).
+fn count_units(
+    hits: &[Hit],
+    terms: &QueryTerms,
+    question_pairs: &[(u32, u32)],
+    vocabulary: bool,
+    conclusions: Option<&Lexicon>,
+) -> (Vec<Unit>, FxHashSet<String>) {
+    let one = |i: usize, h: &Hit, out: &mut Vec<Unit>, vocab: &mut FxHashSet<String>| {
+        let conclusion = h.kind == EvidenceKind::Chat && conclusions.is_some_and(|l| is_conclusion(&h.text, l));
+        let ranges = if h.text.len() > 900 && h.text.chars().count() > 900 {
             text::passages(&h.text)
         } else {
             Vec::new()
@@ -247,34 +240,71 @@ fn tokenize_units(hits: &[Hit]) -> Vec<(usize, (usize, usize), Vec<String>)> {
         } else {
             ranges
         };
-        ranges
-            .into_iter()
-            .enumerate()
-            .map(|(k, r)| (i, r, text::terms(&scoring_text(h, &h.text[r.0..r.1], k == 0))))
-            .collect()
+        for (k, r) in ranges.into_iter().enumerate() {
+            let mut len = 0usize;
+            let mut found: Vec<u32> = Vec::new();
+            let mut pairs: Vec<(u32, u32)> = Vec::new();
+            let passage = &h.text[r.0..r.1];
+            // The passage's own shape (the part after the title, when there is one).
+            let passage_part = usize::from(h.kind != EvidenceKind::Chat);
+            let mut shape = text::Shape::default();
+            for (p, part) in scoring_parts(h, passage, k == 0).enumerate() {
+                let mut prev: Option<u32> = None;
+                let part_shape = text::for_each_token(&part, |t, _, _| {
+                    len += 1;
+                    let id = terms.get(t).copied();
+                    if vocabulary && id.is_none() && t.len() >= 4 && t.is_ascii() && !vocab.contains(t) {
+                        vocab.insert(t.to_string());
+                    }
+                    if let (Some(a), Some(b)) = (prev, id)
+                        && question_pairs.contains(&(a, b))
+                    {
+                        pairs.push((a, b));
+                    }
+                    if let Some(id) = id {
+                        found.push(id);
+                    }
+                    prev = id;
+                });
+                if p == passage_part {
+                    shape = part_shape;
+                }
+            }
+            found.sort_unstable();
+            let mut tf: Vec<(u32, u32)> = Vec::new();
+            for id in found {
+                match tf.last_mut() {
+                    Some((last, n)) if *last == id => *n += 1,
+                    _ => tf.push((id, 1)),
+                }
+            }
+            let density = if shape.japanese { 2.5 } else { 1.0 };
+            out.push(Unit {
+                hit: i,
+                range: r,
+                tf,
+                len,
+                pairs,
+                length: (shape.chars as f64 * density / 200.0).min(1.0),
+                conclusion,
+            });
+        }
     };
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(8);
-    if hits.len() < 2_000 || threads < 2 {
-        return hits.iter().enumerate().flat_map(|(i, h)| one(i, h)).collect();
+    let parts = crate::par::chunks(hits, 2_000, |offset, part| {
+        let mut out = Vec::with_capacity(part.len());
+        let mut vocab = FxHashSet::default();
+        for (j, h) in part.iter().enumerate() {
+            one(offset + j, h, &mut out, &mut vocab);
+        }
+        (out, vocab)
+    });
+    let mut units = Vec::with_capacity(hits.len());
+    let mut vocab = FxHashSet::default();
+    for (u, v) in parts {
+        units.extend(u);
+        vocab.extend(v);
     }
-    let chunk = hits.len().div_ceil(threads);
-    std::thread::scope(|scope| {
-        let handles: Vec<_> = hits
-            .chunks(chunk)
-            .enumerate()
-            .map(|(c, part)| {
-                scope.spawn(move || {
-                    part.iter()
-                        .enumerate()
-                        .flat_map(|(j, h)| one(c * chunk + j, h))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        // Tokenizing cannot panic on any text; were it to, that part's hits would go unmatched
-        // rather than take the answer down.
-        handles.into_iter().flat_map(|h| h.join().unwrap_or_default()).collect()
-    })
+    (units, vocab)
 }
 
 /// Freshness by exponential decay with the policy's half-life.
@@ -294,104 +324,106 @@ pub fn freshness(t: Option<DateTime<Utc>>, now: DateTime<Utc>, half_life_days: f
 
 /// Whether a chat message reads as a conclusion ("Decision: ...", "決定しました").
 pub fn is_conclusion(text: &str, lexicon: &Lexicon) -> bool {
-    // Cues are lower-case ASCII or Japanese; lower-casing ASCII is all the matching needs, and
-    // it is much cheaper than full normalisation of every chat message in the pool.
-    let t = text.to_ascii_lowercase();
-    lexicon
-        .conclusion_cues
-        .iter()
-        .any(|c| crate::intent::cue_matches(&t, c))
+    lexicon.conclusion_cues.is_match(text)
 }
 
 /// Scores and orders `hits` for the question. Hits that share no word or concept with the
 /// question are dropped.
 pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
-    let concepts = concepts(cx.analysis, cx.lexicon);
-    // The term dictionary: every token of the pool gets an id.
-    let mut vocab: FxHashMap<String, u32> = FxHashMap::default();
-    let intern = |t: String, vocab: &mut FxHashMap<String, u32>| -> u32 {
-        let next = vocab.len() as u32;
-        *vocab.entry(t).or_insert(next)
-    };
+    rank_top(hits, cx, usize::MAX)
+}
+
+/// `rank`, keeping only the `limit` best (the same order, without building the rest).
+pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence> {
+    let concepts = &cx.analysis.concepts;
+    let mut terms: QueryTerms = FxHashMap::default();
     let question_pairs: Vec<(u32, u32)> = adjacent_pairs(&cx.analysis.search_text(false))
         .into_iter()
-        .map(|(a, b)| (intern(a, &mut vocab), intern(b, &mut vocab)))
+        .map(|(a, b)| (term_id(&mut terms, &a), term_id(&mut terms, &b)))
         .collect();
-    // Units: passages of long texts, whole short texts. Tokenizing is the costly part and needs
-    // nothing shared, so large pools are cut on all cores.
-    let tokenized = tokenize_units(&hits);
-    let mut units: Vec<Unit> = Vec::new();
-    let mut ids: Vec<u32> = Vec::new();
-    for (i, r, toks) in tokenized {
-        {
-            ids.clear();
-            ids.extend(toks.into_iter().map(|t| intern(t, &mut vocab)));
-            let pairs: Vec<(u32, u32)> = if question_pairs.is_empty() {
-                Vec::new()
-            } else {
-                ids.windows(2)
-                    .map(|w| (w[0], w[1]))
-                    .filter(|p| question_pairs.contains(p))
-                    .collect()
-            };
-            let len = ids.len();
-            ids.sort_unstable();
-            let mut tf: Vec<(u32, u32)> = Vec::new();
-            for &id in &ids {
-                match tf.last_mut() {
-                    Some((last, n)) if *last == id => *n += 1,
-                    _ => tf.push((id, 1)),
-                }
+    for c in concepts {
+        for (alt, _) in &c.alternatives {
+            for t in alt {
+                term_id(&mut terms, t);
             }
-            units.push(Unit {
-                hit: i,
-                range: r,
-                len,
-                tf,
-                pairs,
-            });
+        }
+    }
+    let conclusions = (cx.policy.conclusion_bonus > 0.0).then_some(cx.lexicon);
+    let (mut units, vocab) = count_units(&hits, &terms, &question_pairs, true, conclusions);
+    let document_frequencies = |units: &[Unit], n_terms: usize| {
+        let mut df: Vec<u32> = vec![0; n_terms];
+        for u in units {
+            for &(id, _) in &u.tf {
+                df[id as usize] += 1;
+            }
+        }
+        df
+    };
+    let mut df = document_frequencies(&units, terms.len());
+    // Latin words of the question that the pool lacks may be typos or name variants: their
+    // stand-ins are the pool's words within Jaro-Winkler 0.92, counted in a second pass.
+    let missing: Vec<String> = terms
+        .iter()
+        .filter(|(t, id)| df[**id as usize] == 0 && t.len() >= 4 && t.is_ascii())
+        .map(|(t, _)| t.clone())
+        .collect();
+    let mut fuzzy_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    if !missing.is_empty() {
+        // The pool's words, and the question's words that it has.
+        let mut vocab: Vec<String> = vocab
+            .into_iter()
+            .chain(
+                terms
+                    .iter()
+                    .filter(|(_, id)| df[**id as usize] > 0)
+                    .map(|(t, _)| t.clone()),
+            )
+            .filter(|v| v.len() >= 4 && v.is_ascii())
+            .collect();
+        vocab.sort();
+        let known = terms.len();
+        for m in &missing {
+            let ids: Vec<u32> = vocab
+                .iter()
+                .filter(|v| strsim::jaro_winkler(m, v) >= 0.92)
+                .map(|v| term_id(&mut terms, v))
+                .collect();
+            if !ids.is_empty() {
+                fuzzy_of.insert(m.clone(), ids);
+            }
+        }
+        // Stand-ins that are the question's own words are counted already.
+        if terms.len() > known {
+            units = count_units(&hits, &terms, &question_pairs, false, conclusions).0;
+            df = document_frequencies(&units, terms.len());
         }
     }
     let n = units.len().max(1) as f64;
     let avgdl = (units.iter().map(|u| u.len).sum::<usize>() as f64 / n).max(1.0);
-    let mut df: Vec<u32> = vec![0; vocab.len()];
-    for u in &units {
-        for &(id, _) in &u.tf {
-            df[id as usize] += 1;
-        }
-    }
     let idf_id = |id: Option<u32>| -> f64 {
         let d = id.map(|i| df.get(i as usize).copied().unwrap_or(0)).unwrap_or(0) as f64;
         (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
     };
-    // A query token: its id (when the pool has it) and fuzzy stand-ins for Latin tokens the pool
-    // lacks (typos, name variants).
+    // A query token: its id and its fuzzy stand-ins (when the pool lacks it).
     struct QTok {
         id: Option<u32>,
         fuzzy: Vec<u32>,
         idf: f64,
     }
-    let present = |id: Option<u32>| id.is_some_and(|i| df.get(i as usize).copied().unwrap_or(0) > 0);
     let qtok = |t: &str| -> QTok {
-        let id = vocab.get(t).copied();
-        if present(id) || t.len() < 4 || !t.is_ascii() {
-            return QTok {
+        let id = terms.get(t).copied();
+        match fuzzy_of.get(t) {
+            None => QTok {
                 id,
                 fuzzy: Vec::new(),
                 idf: idf_id(id),
-            };
+            },
+            Some(f) => QTok {
+                id,
+                fuzzy: f.clone(),
+                idf: f.iter().map(|i| idf_id(Some(*i))).fold(0.0, f64::max),
+            },
         }
-        let fuzzy: Vec<u32> = vocab
-            .iter()
-            .filter(|(v, i)| df[**i as usize] > 0 && v.is_ascii() && v.len() >= 4 && strsim::jaro_winkler(t, v) >= 0.92)
-            .map(|(_, i)| *i)
-            .collect();
-        let idf = if fuzzy.is_empty() {
-            idf_id(None)
-        } else {
-            fuzzy.iter().map(|i| idf_id(Some(*i))).fold(0.0, f64::max)
-        };
-        QTok { id, fuzzy, idf }
     };
     let qconcepts: Vec<Vec<(Vec<QTok>, f64)>> = concepts
         .iter()
@@ -418,9 +450,8 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         (0.0, 0.0)
     };
     // Score every unit: BM25 per concept (best alternative), and concept coverage.
-    // Per hit: (BM25, coverage, passage range) of its best unit.
-    type Best = (f64, f64, (usize, usize));
-    let mut best: Vec<Option<Best>> = vec![None; hits.len()];
+    // Per hit: its best unit and the unit's (BM25, coverage).
+    let mut best: Vec<Option<(&Unit, f64, f64)>> = vec![None; hits.len()];
     for u in &units {
         let mut bm25 = 0.0;
         let mut covered = 0.0;
@@ -455,11 +486,11 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         }
         let coverage = if total > 0.0 { covered / total } else { 0.0 };
         let slot = &mut best[u.hit];
-        if slot.is_none_or(|(b, _, _)| bm25 > b) {
-            *slot = Some((bm25, coverage, u.range));
+        if slot.is_none_or(|(_, b, _)| bm25 > b) {
+            *slot = Some((u, bm25, coverage));
         }
     }
-    let max_bm25 = best.iter().flatten().map(|b| b.0).fold(0.0, f64::max);
+    let max_bm25 = best.iter().flatten().map(|b| b.1).fold(0.0, f64::max);
     let mut w = cx.policy.weights;
     if cx.analysis.prefer_recent && w.freshness < RECENT_FRESHNESS_WEIGHT {
         // "the last incident": recency decides among matching evidence.
@@ -470,9 +501,24 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         w.completeness *= scale;
         w.freshness = RECENT_FRESHNESS_WEIGHT;
     }
-    let mut out: Vec<Evidence> = Vec::new();
-    for (h, b) in hits.into_iter().zip(best) {
-        let Some((bm25, coverage, range)) = b else { continue };
+    // Score every matching hit; only the `limit` best become evidence.
+    struct Scored {
+        idx: usize,
+        range: (usize, usize),
+        keyword: f64,
+        fresh: f64,
+        authority: f64,
+        auth_note: Option<&'static str>,
+        completeness: f64,
+        coverage: f64,
+        source_weight: f64,
+        score: f64,
+    }
+    let mut scored: Vec<Scored> = Vec::new();
+    // The policy's weight of each source, looked up once per source.
+    let mut source_weights: FxHashMap<&str, f64> = FxHashMap::default();
+    for (idx, (h, b)) in hits.iter().zip(&best).enumerate() {
+        let Some((u, bm25, coverage)) = *b else { continue };
         if bm25 <= 0.0 {
             continue;
         }
@@ -483,51 +529,93 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
         } else {
             freshness(h.timestamp, cx.now, cx.policy.half_life_days)
         };
-        let kind = cx.source_kinds.get(&h.source).map(String::as_str).unwrap_or("");
+        let source_weight = *source_weights.entry(h.source.as_str()).or_insert_with(|| {
+            let kind = cx.source_kinds.get(&h.source).map(String::as_str).unwrap_or("");
+            cx.policy.source_pref(&h.source, kind).weight
+        });
         let mut authority = cx.policy.authority_of(h.kind);
         let mut auth_note = None;
         if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
             authority = 1.0;
             auth_note = Some("tool question: the catalog is the authority");
-        } else if h.kind == EvidenceKind::Chat && cx.policy.conclusion_bonus > 0.0 && is_conclusion(&h.text, cx.lexicon)
-        {
+        } else if u.conclusion {
             authority = (authority + cx.policy.conclusion_bonus).min(1.0);
             auth_note = Some("thread conclusion");
         }
-        let chars = h.text[range.0..range.1].chars().count() as f64;
-        let density = if text::is_japanese(&h.text) { 2.5 } else { 1.0 };
-        let length = (chars * density / 200.0).min(1.0);
-        let completeness = 0.7 * coverage + 0.3 * length;
-        let mut source_weight = cx.policy.source_pref(&h.source, kind).weight;
-        if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
-            source_weight = 1.0;
-        }
+        let completeness = 0.7 * coverage + 0.3 * u.length;
+        let source_weight = if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
+            1.0
+        } else {
+            source_weight
+        };
         // Freshness and authority count in proportion to how well the evidence matches: a fresh
         // or official item that barely touches the question must not outrank the answer.
         let gate = coverage;
         let raw = w.keyword * keyword
             + (w.freshness * fresh + w.authority * authority) * gate
             + w.completeness * completeness;
+        scored.push(Scored {
+            idx,
+            range: u.range,
+            keyword,
+            fresh,
+            authority,
+            auth_note,
+            completeness,
+            coverage,
+            source_weight,
+            score: raw * source_weight,
+        });
+    }
+    // The documented total order: score (descending), then source name, then hit id (then the
+    // position in the pool, for a source that returned one hit twice).
+    let order = |x: &Scored, y: &Scored| {
+        let (a, b) = (&hits[x.idx], &hits[y.idx]);
+        y.score
+            .total_cmp(&x.score)
+            .then_with(|| a.source.cmp(&b.source))
+            .then_with(|| a.id.cmp(&b.id))
+            .then(x.idx.cmp(&y.idx))
+    };
+    if scored.len() > limit {
+        scored.select_nth_unstable_by(limit, order);
+        scored.truncate(limit);
+    }
+    scored.sort_unstable_by(order);
+    drop(best);
+    drop(units);
+    let mut hits = hits;
+    let mut out: Vec<Evidence> = Vec::with_capacity(scored.len());
+    for s in &scored {
+        // An empty hit allocates nothing; it is dropped with the pool.
+        let h = std::mem::take(&mut hits[s.idx]);
         let age_days = h.timestamp.map(|t| (cx.now - t).num_days().max(0));
         out.push(Evidence {
             hit: h,
-            passage: range,
-            keyword,
-            freshness: fresh,
-            authority,
-            completeness,
-            coverage,
-            score: raw * source_weight,
+            passage: s.range,
+            keyword: s.keyword,
+            freshness: s.fresh,
+            authority: s.authority,
+            completeness: s.completeness,
+            coverage: s.coverage,
+            score: s.score,
             why: Why {
                 weights: w,
-                source_weight,
-                auth_note,
+                source_weight: s.source_weight,
+                auth_note: s.auth_note,
                 age_days,
                 intent: cx.policy.intent,
             },
         });
     }
-    sort_total(&mut out);
+    // The rest of a large pool is freed on a helper thread: ten thousand hits are some
+    // hundred thousand deallocations that the answer need not wait for.
+    if hits.len() > 2_000 {
+        // Should no thread start, the closure (and the pool) is dropped here instead.
+        let _ = std::thread::Builder::new()
+            .name("sagasu-free".into())
+            .spawn(move || drop(hits));
+    }
     out
 }
 
@@ -535,20 +623,16 @@ fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// The documented total order: score (descending), then source name, then hit id.
-pub fn sort_total(v: &mut [Evidence]) {
-    v.sort_by(|a, b| {
-        b.score
-            .total_cmp(&a.score)
-            .then_with(|| a.hit.source.cmp(&b.hit.source))
-            .then_with(|| a.hit.id.cmp(&b.hit.id))
+/// How many of the question's concepts `text` covers (for choosing answer sentences).
+pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
+    let mut toks: FxHashSet<String> = FxHashSet::default();
+    text::for_each_token(text_, |t, _, _| {
+        if !toks.contains(t) {
+            toks.insert(t.to_string());
+        }
     });
-}
-
-/// The ids of the question's concepts that `text` covers (for choosing answer sentences).
-pub fn covered_concepts(text_: &str, analysis: &Analysis, lexicon: &Lexicon) -> usize {
-    let toks: HashSet<String> = text::terms(text_).into_iter().collect();
-    concepts(analysis, lexicon)
+    analysis
+        .concepts
         .iter()
         .filter(|c| {
             c.alternatives

@@ -30,6 +30,13 @@ enum Script {
 }
 
 fn script(c: char) -> Script {
+    if c.is_ascii() {
+        return if c.is_ascii_alphanumeric() {
+            Script::Word
+        } else {
+            Script::Other
+        };
+    }
     match c {
         '\u{3040}'..='\u{309F}' => Script::Hiragana,
         '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}' => Script::Katakana,
@@ -57,7 +64,7 @@ const EN_STOP: &[&str] = &[
 /// Japanese kanji tokens that are question or filler words, not content.
 const JA_STOP: &[&str] = &["何", "誰", "件", "方", "時", "事", "今", "私", "等"];
 
-static STOP: LazyLock<std::collections::HashSet<&'static str>> =
+static STOP: LazyLock<rustc_hash::FxHashSet<&'static str>> =
     LazyLock::new(|| EN_STOP.iter().chain(JA_STOP.iter()).copied().collect());
 
 /// Whether `word` (already lower-cased) is an English stop word.
@@ -70,6 +77,16 @@ pub fn is_stop_word(word: &str) -> bool {
 pub fn normalize(text: &str) -> String {
     if text.is_ascii() {
         // NFKC leaves ASCII as it is.
+        return text.to_ascii_lowercase();
+    }
+    // Most text is ASCII and common Japanese (kana, CJK ideographs, 、。・ー), which NFKC
+    // leaves as it is and which has no case: one pass, no table lookups.
+    let plain = |c: char| {
+        c.is_ascii()
+            || matches!(c, '\u{3001}'..='\u{3002}' | '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FC}' | '\u{4E00}'..='\u{9FFF}')
+    };
+    if text.chars().all(plain) {
+        // Bytes of multi-byte characters are never ASCII: lower-casing bytes is safe.
         return text.to_ascii_lowercase();
     }
     if unicode_normalization::is_nfkc_quick(text.chars()) == unicode_normalization::IsNormalized::Yes {
@@ -89,46 +106,100 @@ pub fn normalize(text: &str) -> String {
     text.nfkc().collect::<String>().to_lowercase()
 }
 
+/// Word -> stem. hashbrown's `entry_ref` finds or fills an entry with one lookup and copies
+/// the word only when it is new.
+type StemCache = hashbrown::HashMap<String, String, rustc_hash::FxBuildHasher>;
+
 thread_local! {
     /// Stems of words seen on this thread: ranking tokenizes the same vocabulary over and over.
-    static STEMS: std::cell::RefCell<rustc_hash::FxHashMap<String, String>> = Default::default();
+    static STEMS: std::cell::RefCell<StemCache> = Default::default();
+}
+
+/// The stem of `word` (lower-case ASCII letters), from `cache` or computed into it.
+fn stem_in<'c>(cache: &'c mut StemCache, word: &str) -> &'c str {
+    if cache.len() > 200_000 && !cache.contains_key(word) {
+        cache.clear();
+    }
+    cache.entry_ref(word).or_insert_with(|| STEMMER.stem(word).into_owned())
 }
 
 /// Stems one lower-case English word.
 pub fn stem(word: &str) -> String {
-    STEMS.with(|cache| {
-        if let Some(s) = cache.borrow().get(word) {
-            return s.clone();
-        }
-        let s = STEMMER.stem(word).into_owned();
-        let mut c = cache.borrow_mut();
-        if c.len() > 200_000 {
-            c.clear();
-        }
-        c.insert(word.to_string(), s.clone());
-        s
+    STEMS.with(|c| match c.try_borrow_mut() {
+        Ok(mut cache) => stem_in(&mut cache, word).to_string(),
+        Err(_) => STEMMER.stem(word).into_owned(),
     })
 }
 
 /// Cuts `text` into search tokens (see the module docs). Offsets refer to the normalised text,
 /// which for ASCII and ordinary Japanese equals the input.
 pub fn tokenize(text: &str) -> Vec<Token> {
+    let mut out = Vec::with_capacity(text.len() / 5);
+    for_each_token(text, |t, start, end| {
+        out.push(Token {
+            text: t.to_string(),
+            start,
+            end,
+        })
+    });
+    out
+}
+
+/// Calls `f(token, start, end)` for each token of `text`, in order, without allocating a string
+/// per token: the cut of `tokenize`, for hot loops (ranking, shingles).
+///
+/// Returns the text's shape (its length and language), measured on the way.
+pub fn for_each_token(text: &str, mut f: impl FnMut(&str, usize, usize)) -> Shape {
     let norm = normalize(text);
+    STEMS.with(|c| match c.try_borrow_mut() {
+        Ok(mut cache) => cut(&norm, &mut cache, &mut f),
+        // `f` itself tokenizes: it gets a cache of its own.
+        Err(_) => cut(&norm, &mut Default::default(), &mut f),
+    })
+}
+
+/// What tokenizing learns of a text besides its tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shape {
+    /// Characters of the normalised text.
+    pub chars: usize,
+    /// Whether it is mostly Japanese (as `is_japanese`).
+    pub japanese: bool,
+}
+
+fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) -> Shape {
     if norm.is_ascii() {
-        return tokenize_ascii(&norm);
+        cut_ascii(norm, stems, f);
+        return Shape {
+            chars: norm.len(),
+            japanese: false,
+        };
     }
-    let all_hiragana = norm
-        .chars()
-        .filter(|c| !c.is_whitespace())
-        .all(|c| script(c) == Script::Hiragana);
-    let mut out = Vec::with_capacity(norm.len() / 4);
+    let (mut chars, mut cjk, mut letters) = (0usize, 0usize, 0usize);
+    // Hiragana runs count only when the whole text is hiragana; until another script shows up,
+    // they wait here (such a text has no other runs, so the order is kept).
+    let mut all_hiragana = true;
+    let mut waiting: Vec<(usize, usize)> = Vec::new();
     let mut run_start = 0usize;
     let mut run_script = Script::Other;
     let mut it = norm.char_indices().peekable();
     loop {
         let cur = it.next();
         let (pos, s) = match cur {
-            Some((p, c)) => (p, script(c)),
+            Some((p, c)) => {
+                let s = script(c);
+                all_hiragana &= s == Script::Hiragana || c.is_whitespace();
+                chars += 1;
+                match s {
+                    Script::Han | Script::Katakana | Script::Hiragana => {
+                        cjk += 1;
+                        letters += 1;
+                    }
+                    Script::Word => letters += 1,
+                    Script::Other => {}
+                }
+                (p, s)
+            }
             None => (norm.len(), Script::Other),
         };
         // Apostrophes inside English words ("don't") do not split a word.
@@ -136,8 +207,12 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             && matches!(cur, Some((_, '\'' | '’')))
             && matches!(it.peek(), Some((_, c)) if script(*c) == Script::Word);
         if s != run_script && !joins_word {
-            if run_script != Script::Other {
-                emit_run(&norm[run_start..pos], run_start, run_script, all_hiragana, &mut out);
+            if run_script == Script::Hiragana {
+                if all_hiragana {
+                    waiting.push((run_start, pos));
+                }
+            } else if run_script != Script::Other {
+                emit_run(&norm[run_start..pos], run_start, run_script, stems, f);
             }
             run_start = pos;
             run_script = s;
@@ -146,13 +221,20 @@ pub fn tokenize(text: &str) -> Vec<Token> {
             break;
         }
     }
-    out
+    if all_hiragana {
+        for (s, e) in waiting {
+            emit_run(&norm[s..e], s, Script::Hiragana, stems, f);
+        }
+    }
+    Shape {
+        chars,
+        japanese: letters > 0 && cjk * 3 >= letters,
+    }
 }
 
-/// The same cut as `tokenize` for ASCII text (most English), without decoding characters.
-fn tokenize_ascii(norm: &str) -> Vec<Token> {
+/// The same cut for ASCII text (most English), without decoding characters.
+fn cut_ascii(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
     let b = norm.as_bytes();
-    let mut out = Vec::with_capacity(b.len() / 6);
     let mut i = 0;
     while i < b.len() {
         if !b[i].is_ascii_alphanumeric() {
@@ -173,63 +255,52 @@ fn tokenize_ascii(norm: &str) -> Vec<Token> {
         } else {
             run.into()
         };
-        if is_stop_word(&word) {
-            continue;
-        }
-        let text = if word.bytes().all(|c| c.is_ascii_alphabetic()) {
-            stem(&word)
-        } else {
-            word.into_owned()
-        };
-        out.push(Token { text, start, end: i });
+        word_token(&word, start, i, stems, f);
     }
-    out
 }
 
-fn emit_run(run: &str, offset: usize, script: Script, all_hiragana: bool, out: &mut Vec<Token>) {
+/// Emits one Latin-script word: stop words dropped, alphabetic ASCII words stemmed.
+fn word_token(word: &str, start: usize, end: usize, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    if word.is_empty() || is_stop_word(word) {
+        return;
+    }
+    if word.bytes().all(|c| c.is_ascii_alphabetic()) {
+        f(stem_in(stems, word), start, end)
+    } else {
+        f(word, start, end)
+    }
+}
+
+fn emit_run(run: &str, offset: usize, script: Script, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
     match script {
         Script::Word => {
-            let word: String = if run.contains(['\'', '’']) {
-                run.chars().filter(|c| *c != '\'' && *c != '’').collect()
+            let end = offset + run.len();
+            if run.contains(['\'', '’']) {
+                let word: String = run.chars().filter(|c| *c != '\'' && *c != '’').collect();
+                word_token(&word, offset, end, stems, f)
             } else {
-                run.to_string()
-            };
-            if word.is_empty() || is_stop_word(&word) {
-                return;
+                word_token(run, offset, end, stems, f)
             }
-            let text = if word.chars().all(|c| c.is_ascii_alphabetic()) {
-                stem(&word)
-            } else {
-                word
-            };
-            out.push(Token {
-                text,
-                start: offset,
-                end: offset + run.len(),
-            });
         }
-        Script::Hiragana if !all_hiragana => {}
         Script::Han | Script::Katakana | Script::Hiragana => {
-            let idx: Vec<(usize, char)> = run.char_indices().collect();
-            if idx.len() == 1 {
-                let t = run.to_string();
-                if !is_stop_word(&t) {
-                    out.push(Token {
-                        text: t,
-                        start: offset,
-                        end: offset + run.len(),
-                    });
+            // Overlapping bigrams; a run of one character is a unigram.
+            let mut starts = run.char_indices().map(|(i, _)| i);
+            let (Some(mut s0), second) = (starts.next(), starts.next()) else {
+                return;
+            };
+            let Some(mut s1) = second else {
+                if !is_stop_word(run) {
+                    f(run, offset, offset + run.len());
                 }
                 return;
-            }
-            for w in 0..idx.len() - 1 {
-                let s = idx[w].0;
-                let e = idx.get(w + 2).map(|x| x.0).unwrap_or(run.len());
-                out.push(Token {
-                    text: run[s..e].to_string(),
-                    start: offset + s,
-                    end: offset + e,
-                });
+            };
+            loop {
+                let s2 = starts.next().unwrap_or(run.len());
+                f(&run[s0..s2], offset + s0, offset + s2);
+                if s2 == run.len() {
+                    break;
+                }
+                (s0, s1) = (s1, s2);
             }
         }
         Script::Other => {}
@@ -238,7 +309,9 @@ fn emit_run(run: &str, offset: usize, script: Script, all_hiragana: bool, out: &
 
 /// The token strings of `text`, in order (duplicates kept).
 pub fn terms(text: &str) -> Vec<String> {
-    tokenize(text).into_iter().map(|t| t.text).collect()
+    let mut out = Vec::with_capacity(text.len() / 5);
+    for_each_token(text, |t, _, _| out.push(t.to_string()));
+    out
 }
 
 /// Whether the text is mostly Japanese (by share of CJK characters among letters).
@@ -313,6 +386,63 @@ pub fn find_phrase(q: &str, phrase: &str) -> Option<usize> {
         }
     }
     None
+}
+
+/// A set of phrases matched as `find_phrase` matches one (whole words for Latin text, substrings
+/// for Japanese; ASCII letters in any case), all in one pass over the text. `_` counts as a word
+/// character here.
+#[derive(Debug, Clone, Default)]
+pub struct PhraseSet {
+    phrases: Vec<String>,
+    matcher: Option<regex::Regex>,
+}
+
+impl PhraseSet {
+    /// `phrases` should be normalised (`normalize`).
+    pub fn new(phrases: Vec<String>) -> PhraseSet {
+        let alternatives: Vec<String> = phrases
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let edge = |c: Option<char>| {
+                    if c.is_some_and(|c| c.is_ascii_alphanumeric()) {
+                        r"(?-u:\b)"
+                    } else {
+                        ""
+                    }
+                };
+                format!(
+                    "{}{}{}",
+                    edge(p.chars().next()),
+                    regex::escape(p),
+                    edge(p.chars().last())
+                )
+            })
+            .collect();
+        let matcher = (!alternatives.is_empty()).then(|| {
+            regex::RegexBuilder::new(&alternatives.join("|"))
+                .case_insensitive(true)
+                .build()
+                // Escaped literals and word boundaries always compile.
+                .expect("escaped phrases form a valid pattern")
+        });
+        PhraseSet { phrases, matcher }
+    }
+
+    pub fn phrases(&self) -> &[String] {
+        &self.phrases
+    }
+
+    /// Whether any phrase occurs in `text`.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.matcher.as_ref().is_some_and(|m| m.is_match(text))
+    }
+}
+
+impl PartialEq for PhraseSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.phrases == other.phrases
+    }
 }
 
 /// Shortens `text` to about `max_chars` characters on a char boundary, adding `…` when cut.
@@ -479,8 +609,67 @@ mod tests {
         );
     }
 
+    proptest::proptest! {
+        /// The fast path of `normalize` agrees with NFKC + lower case on the text it takes.
+        #[test]
+        fn normalize_fast_path_is_nfkc(s in "[a-zA-Z0-9 .,!?'\u{3001}-\u{3002}\u{3041}-\u{3096}\u{30A1}-\u{30FC}\u{4E00}-\u{9FFF}]{0,40}") {
+            proptest::prop_assert_eq!(normalize(&s), s.nfkc().collect::<String>().to_lowercase());
+        }
+
+        /// For any input, token offsets are in bounds and on character boundaries of the
+        /// normalised text.
+        #[test]
+        fn token_offsets_are_valid(s in "\\PC{0,60}") {
+            let norm = normalize(&s);
+            for t in tokenize(&s) {
+                proptest::prop_assert!(t.start < t.end && t.end <= norm.len());
+                proptest::prop_assert!(norm.is_char_boundary(t.start) && norm.is_char_boundary(t.end));
+            }
+        }
+    }
+
+    #[test]
+    fn phrase_sets_match_like_find_phrase() {
+        let set = PhraseSet::new(vec![
+            "decision:".into(),
+            "we will".into(),
+            "決定".into(),
+            "agreed".into(),
+        ]);
+        for (text, expected) in [
+            ("Decision: ship it", true),
+            ("indecision: none", false),
+            ("We will ship", true),
+            ("we willingly ship", false),
+            ("価格を決定しました", true),
+            ("disagreed", false),
+            ("AGREED.", true),
+            ("nothing here", false),
+        ] {
+            assert_eq!(set.is_match(text), expected, "{text}");
+            let lower = text.to_ascii_lowercase();
+            assert_eq!(
+                set.phrases().iter().any(|p| find_phrase(&lower, p).is_some()),
+                expected,
+                "find_phrase on {text}"
+            );
+        }
+        assert!(!PhraseSet::default().is_match("anything"));
+    }
+
     #[test]
     fn language_detection() {
+        for t in [
+            "来週のリリースはいつ？",
+            "When is the release?",
+            "Q3の価格改定について",
+            "",
+            "123",
+        ] {
+            let shape = for_each_token(t, |_, _, _| {});
+            assert_eq!(shape.japanese, is_japanese(t), "{t}");
+            assert_eq!(shape.chars, t.chars().count(), "{t}");
+        }
         assert!(is_japanese("来週のリリースはいつ？"));
         assert!(!is_japanese("When is the release?"));
         assert!(is_japanese("Q3の価格改定について"));

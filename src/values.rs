@@ -60,12 +60,12 @@ static DURATION: LazyLock<Regex> = LazyLock::new(|| {
 });
 static DATE_EN: LazyLock<Regex> = LazyLock::new(|| {
     re(
-        r"(?i)\b(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?\b",
+        r"(?i)(?-u:\b)(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?-u:\b)",
     )
 });
 static DATE_JA: LazyLock<Regex> = LazyLock::new(|| re(r"(\d{1,2})月(\d{1,2})日"));
-static DATE_ISO: LazyLock<Regex> = LazyLock::new(|| re(r"\b20\d\d-(\d\d)-(\d\d)\b"));
-static DATE_SLASH: LazyLock<Regex> = LazyLock::new(|| re(r"\b(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])\b"));
+static DATE_ISO: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)20\d\d-(\d\d)-(\d\d)(?-u:\b)"));
+static DATE_SLASH: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?-u:\b)"));
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| re(r"(\d+(?:\.\d+)?)\s?(%|パーセント|percent)"));
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\d[\d,]*(?:\.\d+)?"));
 
@@ -207,6 +207,14 @@ mod tests {
             .into_iter()
             .map(|v| format!("{:?}:{}", v.kind, v.canonical))
             .collect()
+    }
+
+    #[test]
+    fn dates_next_to_japanese_text_are_found() {
+        // Word boundaries are ASCII: a kanji after a date is not part of a word with it.
+        assert_eq!(canon("2026-12-01に公開"), ["Date:12-01"]);
+        assert_eq!(canon("締切は12/5です"), ["Date:12-05"]);
+        assert_eq!(canon("Dec 5日"), ["Date:12-05"]);
     }
 
     #[test]
