@@ -69,7 +69,7 @@ pub struct SourceReport {
 }
 
 /// The answer object of contracts section 4.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct AskResponse {
     pub question: String,
     pub intent: Classified,

@@ -36,8 +36,27 @@ pub struct AskOptions {
     pub intent: Option<Intent>,
     /// The whole fan-out ends by then (default 15 s).
     pub deadline: Option<Duration>,
-    /// Rank with equal weights and no source routing (the `uniform` baseline).
-    pub uniform: bool,
+    /// Rank as a baseline instead of by the intent's policy (evaluation).
+    pub baseline: Option<Baseline>,
+}
+
+/// The naive strategies that `sagasu eval` measures the policies against. Both ask every
+/// source (no routing by intent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Baseline {
+    /// Every hit newest first, nothing else (the naive fan-out merge).
+    Recency,
+    /// Equal weights of keyword, freshness, authority and completeness.
+    Uniform,
+}
+
+impl Baseline {
+    pub fn name(self) -> &'static str {
+        match self {
+            Baseline::Recency => "recency",
+            Baseline::Uniform => "uniform",
+        }
+    }
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -109,7 +128,7 @@ impl Engine {
             }
             let pref = policy.source_pref(&s.name, s.kind.as_str());
             let tool_source = s.kind == SourceKind::Tools;
-            let asked = opts.uniform || pref.weight > 0.0 || (tool_source && analysis.tool_question);
+            let asked = opts.baseline.is_some() || pref.weight > 0.0 || (tool_source && analysis.tool_question);
             if !asked {
                 continue;
             }
@@ -167,14 +186,35 @@ impl Engine {
                 };
             }
             let analysis = query::analyze(&question, now, &self.policies.lexicon);
-            let uniform;
-            let policy = if opts.uniform {
-                uniform = Policy::uniform(classified.intent);
-                &uniform
-            } else {
-                self.policies.get(classified.intent)
+            let own;
+            let mut policy = match opts.baseline {
+                Some(Baseline::Uniform) => {
+                    own = Policy::uniform(classified.intent);
+                    &own
+                }
+                Some(Baseline::Recency) => {
+                    own = Policy::recency(classified.intent);
+                    &own
+                }
+                None => self.policies.get(classified.intent),
             };
-            let plan = self.plan(&analysis, policy, opts);
+            let mut plan = self.plan(&analysis, policy, opts);
+            let fallback;
+            if plan.is_empty() && opts.sources.as_ref().is_none_or(|s| !s.is_empty()) {
+                // The policy prefers none of the configured sources (a workspace that is only a
+                // tool catalog, say): every source is asked, with equal weights, rather than
+                // answering without searching.
+                fallback = Policy::uniform(classified.intent);
+                policy = &fallback;
+                plan = self.plan(
+                    &analysis,
+                    policy,
+                    &AskOptions {
+                        baseline: Some(Baseline::Uniform),
+                        ..opts.clone()
+                    },
+                );
+            }
             let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
             let mut outcomes = self.pool.search_all(&plan, deadline).await;
             self.broaden(

@@ -7,15 +7,16 @@ use serde::Serialize;
 use crate::conflict::Disagreement;
 use crate::dedup::Cluster;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Level {
     High,
     Moderate,
+    #[default]
     Low,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Confidence {
     pub level: Level,
     pub score: f64,

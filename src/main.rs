@@ -74,6 +74,60 @@ enum Command {
         /// The search words.
         query: String,
     },
+    /// Run golden question sets through the pipeline and report search quality.
+    Eval {
+        /// The configuration (default: each set's `workspace`, else the bundled demo).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// The policy folder to evaluate (default: the configuration's).
+        #[arg(long)]
+        policies: Option<PathBuf>,
+        /// A second policy folder: both run, side by side, with deltas.
+        #[arg(long, value_name = "DIR")]
+        compare: Option<PathBuf>,
+        /// Also run a naive baseline: `recency` (newest first) or `uniform` (equal weights).
+        #[arg(long)]
+        baseline: Option<sagasu::ask::Baseline>,
+        /// Write the JSON report (contracts section 5) here.
+        #[arg(long, value_name = "FILE")]
+        json: Option<PathBuf>,
+        /// Write a Markdown report here.
+        #[arg(long, value_name = "FILE")]
+        markdown: Option<PathBuf>,
+        /// Questions asked at once.
+        #[arg(long, default_value_t = 4)]
+        jobs: usize,
+        /// Fail (exit 1) when overall nDCG@10 is below this.
+        #[arg(long)]
+        min_ndcg: Option<f64>,
+        /// Fail when overall Recall@10 is below this.
+        #[arg(long)]
+        min_recall: Option<f64>,
+        /// Fail when overall Recall@1 is below this.
+        #[arg(long)]
+        min_recall_at_1: Option<f64>,
+        /// Fail when overall Recall@5 is below this.
+        #[arg(long)]
+        min_recall_at_5: Option<f64>,
+        /// Fail when overall MRR is below this.
+        #[arg(long)]
+        min_mrr: Option<f64>,
+        /// Fail when intent accuracy is below this.
+        #[arg(long)]
+        min_intent_accuracy: Option<f64>,
+        /// Fail when answer-fact recall is below this.
+        #[arg(long)]
+        min_fact_recall: Option<f64>,
+        /// Fail when citation precision is below this.
+        #[arg(long)]
+        min_citation_precision: Option<f64>,
+        /// Fail when abstention is below this.
+        #[arg(long)]
+        min_abstention: Option<f64>,
+        /// The golden sets (contracts section 3).
+        #[arg(required = true)]
+        sets: Vec<PathBuf>,
+    },
     /// Serve an offline export as an MCP server (stdio by default).
     Source {
         /// Which kind of export.
@@ -184,6 +238,95 @@ async fn run(cli: Cli) -> ExitCode {
                     eprintln!("error: {e}");
                     ExitCode::from(2)
                 }
+            }
+        }
+        Command::Eval {
+            config,
+            policies,
+            compare,
+            baseline,
+            json,
+            markdown,
+            jobs,
+            min_ndcg,
+            min_recall,
+            min_recall_at_1,
+            min_recall_at_5,
+            min_mrr,
+            min_intent_accuracy,
+            min_fact_recall,
+            min_citation_precision,
+            min_abstention,
+            sets,
+        } => {
+            let req = sagasu::eval::Request {
+                config,
+                policies,
+                compare,
+                baseline,
+                sets,
+                jobs,
+            };
+            let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+            bar.set_style(
+                indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} questions ({elapsed}, eta {eta})")
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            let progress = |total: Option<u64>| match total {
+                Some(n) => bar.set_length(n),
+                None => bar.inc(1),
+            };
+            let report = match sagasu::eval::evaluate(&req, &|w| eprintln!("{w}"), &progress).await {
+                Ok(r) => r,
+                Err(e) => {
+                    bar.finish_and_clear();
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            bar.finish_and_clear();
+            print!("{}", sagasu::report::render_text(&report));
+            let write = |path: &PathBuf, text: String| {
+                std::fs::write(path, text).map_err(|e| eprintln!("error: cannot write {}: {e}", path.display()))
+            };
+            if let Some(p) = &json {
+                let text = serde_json::to_string_pretty(&report).unwrap_or_default() + "\n";
+                if write(p, text).is_err() {
+                    return ExitCode::from(2);
+                }
+            }
+            if let Some(p) = &markdown
+                && write(p, sagasu::report::render_markdown(&report)).is_err()
+            {
+                return ExitCode::from(2);
+            }
+            let thresholds = [
+                ("ndcg_at_10", min_ndcg),
+                ("recall_at_10", min_recall),
+                ("recall_at_1", min_recall_at_1),
+                ("recall_at_5", min_recall_at_5),
+                ("mrr", min_mrr),
+                ("intent_accuracy", min_intent_accuracy),
+                ("answer_fact_recall", min_fact_recall),
+                ("citation_precision", min_citation_precision),
+                ("abstention", min_abstention),
+            ];
+            let mut missed = Vec::new();
+            for (name, min) in thresholds {
+                let Some(min) = min else { continue };
+                match report.overall.get(name) {
+                    Some(v) if v >= min => {}
+                    Some(v) => missed.push(format!("{name} {v:.3} is below {min}")),
+                    None => missed.push(format!(
+                        "{name} was not measured (no question exercises it), so it cannot reach {min}"
+                    )),
+                }
+            }
+            if missed.is_empty() {
+                ExitCode::SUCCESS
+            } else {
+                eprintln!("quality below the thresholds:\n- {}", missed.join("\n- "));
+                ExitCode::from(1)
             }
         }
         Command::Check { config } => {

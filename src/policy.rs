@@ -15,9 +15,10 @@ use crate::hit::EvidenceKind;
 use crate::yaml::{Diagnostics, Document};
 
 /// The seven kinds of question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Intent {
+    #[default]
     Decision,
     Status,
     Document,
@@ -152,6 +153,9 @@ pub struct Policy {
     /// By source name or source kind.
     pub sources: BTreeMap<String, SourcePref>,
     pub broaden: Vec<Broaden>,
+    /// Freshness and authority count in proportion to how well evidence matches (always, but
+    /// for the `recency` baseline, which orders by date alone).
+    pub relevance_gate: bool,
 }
 
 /// Hits asked of a source that the policy does not mention.
@@ -190,6 +194,22 @@ impl Policy {
             conclusion_bonus: 0.0,
             sources: BTreeMap::new(),
             broaden: vec![Broaden::DropDates, Broaden::DropLocation, Broaden::DropMinorKeywords],
+            relevance_gate: true,
+        }
+    }
+
+    /// A policy that orders evidence newest first and nothing else (the `recency` baseline:
+    /// the naive fan-out merge).
+    pub fn recency(intent: Intent) -> Policy {
+        Policy {
+            weights: Weights {
+                keyword: 0.0,
+                freshness: 1.0,
+                authority: 0.0,
+                completeness: 0.0,
+            },
+            relevance_gate: false,
+            ..Policy::uniform(intent)
         }
     }
 }
@@ -472,6 +492,7 @@ fn validate_policy(
         conclusion_bonus: raw.conclusion_bonus,
         sources,
         broaden: raw.broaden,
+        relevance_gate: true,
     })
 }
 

@@ -550,7 +550,7 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
         };
         // Freshness and authority count in proportion to how well the evidence matches: a fresh
         // or official item that barely touches the question must not outrank the answer.
-        let gate = coverage;
+        let gate = if cx.policy.relevance_gate { coverage } else { 1.0 };
         let raw = w.keyword * keyword
             + (w.freshness * fresh + w.authority * authority) * gate
             + w.completeness * completeness;

@@ -1,0 +1,602 @@
+//! `sagasu eval`: golden questions through the same pipeline as `ask`, the clock pinned to each
+//! question's `as_of`, scored with the metrics of contracts section 5.
+//!
+//! Scoring (`score`) and aggregation (`aggregate`) are pure; `run` does the asking.
+//! Invariant: a metric that no question in a group exercises is `None` (JSON `null`), never 0.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::LazyLock;
+use std::time::Instant;
+
+use futures::StreamExt;
+use serde::Serialize;
+
+use crate::answer::AskResponse;
+use crate::ask::{AskOptions, Baseline, Engine};
+use crate::confidence::Level;
+use crate::golden::{Lang, Question};
+use crate::policy::Intent;
+use crate::sources::SourceStatus;
+
+/// One question's outcome.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QuestionResult {
+    pub id: String,
+    pub lang: Lang,
+    pub intent_expected: Intent,
+    pub intent_predicted: Option<Intent>,
+    pub ndcg_at_10: Option<f64>,
+    pub recall_at_1: Option<f64>,
+    pub recall_at_5: Option<f64>,
+    pub recall_at_10: Option<f64>,
+    pub mrr: Option<f64>,
+    pub answer_fact_recall: Option<f64>,
+    pub citation_precision: Option<f64>,
+    /// For an unanswerable question: the answer said nothing was found, with low confidence.
+    pub abstained: Option<bool>,
+    pub confidence_ok: Option<bool>,
+    pub conflict_found: Option<bool>,
+    pub cited_ids: Vec<String>,
+    pub latency_ms: f64,
+    /// Per source: (status, latency in ms).
+    #[serde(skip)]
+    pub sources: Vec<(String, SourceStatus, u64)>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+/// The metrics of contracts section 5 over a group of questions.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct Metrics {
+    pub questions: usize,
+    pub intent_accuracy: Option<f64>,
+    pub ndcg_at_10: Option<f64>,
+    pub recall_at_1: Option<f64>,
+    pub recall_at_5: Option<f64>,
+    pub recall_at_10: Option<f64>,
+    pub mrr: Option<f64>,
+    pub answer_fact_recall: Option<f64>,
+    pub citation_precision: Option<f64>,
+    pub abstention: Option<f64>,
+    pub confidence_accuracy: Option<f64>,
+    pub conflict_recall: Option<f64>,
+    pub latency_p50_ms: Option<f64>,
+    pub latency_p95_ms: Option<f64>,
+}
+
+/// The metrics shown in tables and checked by thresholds, with their labels.
+pub const METRIC_NAMES: &[(&str, &str)] = &[
+    ("intent_accuracy", "intent accuracy"),
+    ("ndcg_at_10", "nDCG@10"),
+    ("recall_at_1", "Recall@1"),
+    ("recall_at_5", "Recall@5"),
+    ("recall_at_10", "Recall@10"),
+    ("mrr", "MRR"),
+    ("answer_fact_recall", "answer-fact recall"),
+    ("citation_precision", "citation precision"),
+    ("abstention", "abstention"),
+    ("confidence_accuracy", "confidence accuracy"),
+    ("conflict_recall", "conflict recall"),
+    ("latency_p50_ms", "latency p50 (ms)"),
+    ("latency_p95_ms", "latency p95 (ms)"),
+];
+
+impl Metrics {
+    pub fn get(&self, name: &str) -> Option<f64> {
+        match name {
+            "intent_accuracy" => self.intent_accuracy,
+            "ndcg_at_10" => self.ndcg_at_10,
+            "recall_at_1" => self.recall_at_1,
+            "recall_at_5" => self.recall_at_5,
+            "recall_at_10" => self.recall_at_10,
+            "mrr" => self.mrr,
+            "answer_fact_recall" => self.answer_fact_recall,
+            "citation_precision" => self.citation_precision,
+            "abstention" => self.abstention,
+            "confidence_accuracy" => self.confidence_accuracy,
+            "conflict_recall" => self.conflict_recall,
+            "latency_p50_ms" => self.latency_p50_ms,
+            "latency_p95_ms" => self.latency_p95_ms,
+            _ => None,
+        }
+    }
+}
+
+static INLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
+    // A pattern literal: compiling it cannot fail.
+    regex::Regex::new(r"\[(\d+)\]").expect("valid regex")
+});
+
+/// The inline citation numbers of an answer: the `[n]` markers of its body, before the list of
+/// sources.
+pub fn inline_citations(answer: &str) -> BTreeSet<usize> {
+    let body = answer.split("\n**Sources**").next().unwrap_or(answer);
+    INLINE.captures_iter(body).filter_map(|c| c[1].parse().ok()).collect()
+}
+
+fn mean(v: impl IntoIterator<Item = f64>) -> Option<f64> {
+    let (mut sum, mut n) = (0.0, 0usize);
+    for x in v {
+        sum += x;
+        n += 1;
+    }
+    (n > 0).then(|| sum / n as f64)
+}
+
+fn share(v: impl IntoIterator<Item = bool>) -> Option<f64> {
+    mean(v.into_iter().map(|b| if b { 1.0 } else { 0.0 }))
+}
+
+/// Scores one answer against its golden question (pure).
+pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Option<String>) -> QuestionResult {
+    let empty = AskResponse::default();
+    let r = r.unwrap_or(&empty);
+    // A citation is as relevant as the best of its ids, merged copies included.
+    let grade = |c: &crate::answer::Citation| -> u8 {
+        std::iter::once(&c.id)
+            .chain(&c.also_in)
+            .filter_map(|id| q.relevant.get(id).copied())
+            .max()
+            .unwrap_or(0)
+    };
+    let grades: Vec<u8> = r.citations.iter().map(grade).collect();
+    let answerable = !q.unanswerable && !q.relevant.is_empty();
+    let ndcg = answerable
+        .then(|| {
+            let dcg = |g: &[u8]| -> f64 {
+                g.iter()
+                    .take(10)
+                    .enumerate()
+                    .map(|(i, &g)| (2f64.powi(g as i32) - 1.0) / (i as f64 + 2.0).log2())
+                    .sum()
+            };
+            let mut ideal: Vec<u8> = q.relevant.values().copied().collect();
+            ideal.sort_unstable_by(|a, b| b.cmp(a));
+            let best = dcg(&ideal);
+            (best > 0.0).then(|| dcg(&grades) / best)
+        })
+        .flatten();
+    let relevant_ids: BTreeSet<&String> = q.relevant.iter().filter(|(_, g)| **g >= 1).map(|(id, _)| id).collect();
+    let recall = |k: usize| -> Option<f64> {
+        if !answerable || relevant_ids.is_empty() {
+            return None;
+        }
+        let found: BTreeSet<&String> = r
+            .citations
+            .iter()
+            .take(k)
+            .flat_map(|c| std::iter::once(&c.id).chain(&c.also_in))
+            .filter(|id| relevant_ids.contains(id))
+            .collect();
+        Some(found.len() as f64 / relevant_ids.len() as f64)
+    };
+    let has_answer = q.relevant.values().any(|g| *g == 2);
+    let mrr = (answerable && has_answer).then(|| {
+        grades
+            .iter()
+            .position(|g| *g == 2)
+            .map_or(0.0, |p| 1.0 / (p as f64 + 1.0))
+    });
+    let answer_norm = crate::text::normalize(&r.answer);
+    let facts = (!q.answer_facts.is_empty()).then(|| {
+        q.answer_facts
+            .iter()
+            .filter(|f| answer_norm.contains(&crate::text::normalize(f)))
+            .count() as f64
+            / q.answer_facts.len() as f64
+    });
+    let inline = inline_citations(&r.answer);
+    let precision = (answerable && !inline.is_empty()).then(|| {
+        let good = inline
+            .iter()
+            .filter(|n| r.citations.iter().find(|c| c.n == **n).is_some_and(|c| grade(c) >= 1))
+            .count();
+        good as f64 / inline.len() as f64
+    });
+    QuestionResult {
+        id: q.id.clone(),
+        lang: q.lang,
+        intent_expected: q.intent,
+        intent_predicted: error.is_none().then_some(r.intent.intent),
+        ndcg_at_10: ndcg,
+        recall_at_1: recall(1),
+        recall_at_5: recall(5),
+        recall_at_10: recall(10),
+        mrr,
+        answer_fact_recall: facts,
+        citation_precision: precision,
+        abstained: q
+            .unanswerable
+            .then_some(r.not_found && r.confidence.level == Level::Low),
+        confidence_ok: q.expect_confidence.map(|l| error.is_none() && r.confidence.level == l),
+        conflict_found: (q.expect_conflict == Some(true)).then_some(!r.conflicts.is_empty()),
+        cited_ids: r.citations.iter().map(|c| c.id.clone()).collect(),
+        latency_ms,
+        sources: r
+            .sources
+            .iter()
+            .map(|s| (s.name.clone(), s.status, s.latency_ms))
+            .collect(),
+        error,
+    }
+}
+
+/// The `p` quantile (0..1) of `v` by the nearest rank.
+pub fn quantile(v: &[f64], p: f64) -> Option<f64> {
+    if v.is_empty() {
+        return None;
+    }
+    let mut s = v.to_vec();
+    s.sort_by(f64::total_cmp);
+    let rank = ((p * s.len() as f64).ceil() as usize).clamp(1, s.len());
+    Some(s[rank - 1])
+}
+
+/// The metrics of a group of results (pure).
+pub fn aggregate(results: &[&QuestionResult]) -> Metrics {
+    let latencies: Vec<f64> = results.iter().map(|r| r.latency_ms).collect();
+    let round = |x: Option<f64>| x.map(|v| (v * 10_000.0).round() / 10_000.0);
+    Metrics {
+        questions: results.len(),
+        intent_accuracy: round(share(
+            results.iter().map(|r| r.intent_predicted == Some(r.intent_expected)),
+        )),
+        ndcg_at_10: round(mean(results.iter().filter_map(|r| r.ndcg_at_10))),
+        recall_at_1: round(mean(results.iter().filter_map(|r| r.recall_at_1))),
+        recall_at_5: round(mean(results.iter().filter_map(|r| r.recall_at_5))),
+        recall_at_10: round(mean(results.iter().filter_map(|r| r.recall_at_10))),
+        mrr: round(mean(results.iter().filter_map(|r| r.mrr))),
+        answer_fact_recall: round(mean(results.iter().filter_map(|r| r.answer_fact_recall))),
+        citation_precision: round(mean(results.iter().filter_map(|r| r.citation_precision))),
+        abstention: round(share(results.iter().filter_map(|r| r.abstained))),
+        confidence_accuracy: round(share(results.iter().filter_map(|r| r.confidence_ok))),
+        conflict_recall: round(share(results.iter().filter_map(|r| r.conflict_found))),
+        latency_p50_ms: quantile(&latencies, 0.5).map(|x| x.round()),
+        latency_p95_ms: quantile(&latencies, 0.95).map(|x| x.round()),
+    }
+}
+
+/// Metrics overall, per intent and per language.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct Breakdown {
+    pub overall: Metrics,
+    pub by_intent: BTreeMap<Intent, Metrics>,
+    pub by_lang: BTreeMap<Lang, Metrics>,
+}
+
+pub fn breakdown(results: &[QuestionResult]) -> Breakdown {
+    let all: Vec<&QuestionResult> = results.iter().collect();
+    let mut by_intent: BTreeMap<Intent, Vec<&QuestionResult>> = BTreeMap::new();
+    let mut by_lang: BTreeMap<Lang, Vec<&QuestionResult>> = BTreeMap::new();
+    for r in results {
+        by_intent.entry(r.intent_expected).or_default().push(r);
+        by_lang.entry(r.lang).or_default().push(r);
+    }
+    Breakdown {
+        overall: aggregate(&all),
+        by_intent: by_intent.into_iter().map(|(k, v)| (k, aggregate(&v))).collect(),
+        by_lang: by_lang.into_iter().map(|(k, v)| (k, aggregate(&v))).collect(),
+    }
+}
+
+/// Per-source health over a run.
+#[derive(Debug, Clone, PartialEq, Serialize, Default)]
+pub struct SourceStats {
+    pub asked: usize,
+    pub ok: usize,
+    pub empty: usize,
+    pub timeout: usize,
+    pub error: usize,
+    pub skipped: usize,
+    pub latency_p50_ms: Option<f64>,
+    pub latency_p95_ms: Option<f64>,
+}
+
+pub fn source_stats(results: &[QuestionResult]) -> BTreeMap<String, SourceStats> {
+    let mut out: BTreeMap<String, (SourceStats, Vec<f64>)> = BTreeMap::new();
+    for r in results {
+        for (name, status, latency) in &r.sources {
+            let (s, lat) = out.entry(name.clone()).or_default();
+            match status {
+                SourceStatus::Skipped => s.skipped += 1,
+                other => {
+                    s.asked += 1;
+                    lat.push(*latency as f64);
+                    match other {
+                        SourceStatus::Ok => s.ok += 1,
+                        SourceStatus::Empty => s.empty += 1,
+                        SourceStatus::Timeout => s.timeout += 1,
+                        _ => s.error += 1,
+                    }
+                }
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(k, (mut s, lat))| {
+            s.latency_p50_ms = quantile(&lat, 0.5);
+            s.latency_p95_ms = quantile(&lat, 0.95);
+            (k, s)
+        })
+        .collect()
+}
+
+/// Expected intent -> predicted intent -> count.
+pub fn confusion(results: &[QuestionResult]) -> BTreeMap<Intent, BTreeMap<String, usize>> {
+    let mut m: BTreeMap<Intent, BTreeMap<String, usize>> = BTreeMap::new();
+    for r in results {
+        let predicted = r.intent_predicted.map_or("error".to_string(), |i| i.to_string());
+        *m.entry(r.intent_expected).or_default().entry(predicted).or_default() += 1;
+    }
+    m
+}
+
+/// Asks every question of `questions` through `engine` (at most `jobs` at once), in order.
+/// `tick` is called after each question.
+pub async fn run(
+    engine: &Engine,
+    questions: &[Question],
+    baseline: Option<Baseline>,
+    jobs: usize,
+    tick: &(dyn Fn() + Sync),
+) -> Vec<QuestionResult> {
+    futures::stream::iter(questions)
+        .map(|q| async move {
+            let opts = AskOptions {
+                now: Some(q.as_of),
+                baseline,
+                ..Default::default()
+            };
+            let start = Instant::now();
+            let answer = engine.ask(&q.question, &opts).await;
+            let latency = start.elapsed().as_secs_f64() * 1e3;
+            tick();
+            match answer {
+                Ok(r) => score(q, Some(&r), latency, None),
+                Err(e) => score(q, None, latency, Some(e.to_string())),
+            }
+        })
+        .buffered(jobs.max(1))
+        .collect()
+        .await
+}
+
+/// What `sagasu eval` was asked to do.
+#[derive(Debug, Clone, Default)]
+pub struct Request {
+    /// The configuration (default: each set's `workspace`, else the bundled demo).
+    pub config: Option<std::path::PathBuf>,
+    /// The policy folder of the main run (default: the configuration's).
+    pub policies: Option<std::path::PathBuf>,
+    /// A second policy folder to compare with.
+    pub compare: Option<std::path::PathBuf>,
+    pub baseline: Option<Baseline>,
+    pub sets: Vec<std::path::PathBuf>,
+    /// Questions asked at once.
+    pub jobs: usize,
+}
+
+/// Why an evaluation could not run (exit status 2).
+#[derive(Debug, thiserror::Error)]
+pub enum EvalError {
+    #[error("{0}")]
+    Input(#[from] crate::yaml::Diagnostics),
+    #[error("no golden set given")]
+    NoSets,
+}
+
+/// Runs the golden sets of `req` and builds the report. `warn` receives warnings (ids that no
+/// source can return); `progress` is told the total, then ticked once per question asked.
+pub async fn evaluate(
+    req: &Request,
+    warn: &dyn Fn(String),
+    progress: &(dyn Fn(Option<u64>) + Sync),
+) -> Result<crate::report::Report, EvalError> {
+    use std::path::{Path, PathBuf};
+    if req.sets.is_empty() {
+        return Err(EvalError::NoSets);
+    }
+    // Each set with the configuration it runs against; every problem of every file at once.
+    let mut problems = crate::yaml::Diagnostics::default();
+    let mut loaded: Vec<(PathBuf, crate::golden::GoldenSet)> = Vec::new();
+    for file in &req.sets {
+        let config_path = req
+            .config
+            .clone()
+            .or_else(|| crate::golden::workspace_of(file))
+            .unwrap_or_else(crate::demo_config_path);
+        let config = match crate::config::Config::load(&config_path) {
+            Ok(c) => Some(c),
+            Err(d) => {
+                problems.extend(d);
+                None
+            }
+        };
+        match crate::golden::load(file, config.as_ref()) {
+            Ok((set, warnings)) => {
+                for w in warnings {
+                    warn(format!("warning: {w}"));
+                }
+                loaded.push((config_path, set));
+            }
+            Err(d) => problems.extend(d),
+        }
+    }
+    if !problems.is_empty() {
+        return Err(problems.into());
+    }
+    let mut seen = std::collections::HashSet::new();
+    for (_, set) in &loaded {
+        for q in &set.questions {
+            if !seen.insert(q.id.clone()) {
+                warn(format!(
+                    "warning: question id `{}` appears in more than one set ({})",
+                    q.id,
+                    set.file.display()
+                ));
+            }
+        }
+    }
+    let runs = 1 + usize::from(req.baseline.is_some()) + usize::from(req.compare.is_some());
+    let total: usize = loaded.iter().map(|(_, s)| s.questions.len()).sum();
+    progress(Some((total * runs) as u64));
+    let tick = || progress(None);
+    let (mut main, mut base, mut other) = (Vec::new(), Vec::new(), Vec::new());
+    let mut policies_dir = String::new();
+    for (config_path, set) in &loaded {
+        let engine = Engine::load(config_path, req.policies.as_deref())?;
+        if policies_dir.is_empty() {
+            policies_dir = req
+                .policies
+                .clone()
+                .unwrap_or_else(|| engine.config.policies.clone())
+                .display()
+                .to_string();
+        }
+        main.extend(run(&engine, &set.questions, None, req.jobs, &tick).await);
+        if let Some(b) = req.baseline {
+            base.extend(run(&engine, &set.questions, Some(b), req.jobs, &tick).await);
+        }
+        engine.shutdown().await;
+        if let Some(dir) = &req.compare {
+            let engine = Engine::load(config_path, Some(dir))?;
+            other.extend(run(&engine, &set.questions, None, req.jobs, &tick).await);
+            engine.shutdown().await;
+        }
+    }
+    let b = breakdown(&main);
+    let baseline = req
+        .baseline
+        .map(|bl| crate::report::side(Some(bl.name().to_string()), None, breakdown(&base), Vec::new()));
+    let compare = req.compare.as_ref().map(|dir| {
+        crate::report::side(
+            None,
+            Some(dir.display().to_string()),
+            breakdown(&other),
+            crate::report::changes(&main, &other, 5),
+        )
+    });
+    Ok(crate::report::Report {
+        sets: req.sets.iter().map(|p| Path::new(p).display().to_string()).collect(),
+        policies: policies_dir,
+        overall: b.overall,
+        by_intent: b.by_intent,
+        by_lang: b.by_lang,
+        baseline,
+        compare,
+        confusion: confusion(&main),
+        sources: source_stats(&main),
+        questions: main,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::answer::Citation;
+    use crate::hit::EvidenceKind;
+
+    fn question(relevant: &[(&str, u8)], facts: &[&str]) -> Question {
+        Question {
+            id: "q".into(),
+            question: "What?".into(),
+            lang: Lang::En,
+            intent: Intent::Decision,
+            relevant: relevant.iter().map(|(k, g)| (k.to_string(), *g)).collect(),
+            answer_facts: facts.iter().map(|f| f.to_string()).collect(),
+            expect_confidence: None,
+            expect_conflict: None,
+            unanswerable: relevant.is_empty(),
+            as_of: Default::default(),
+        }
+    }
+
+    fn citation(n: usize, id: &str, also: &[&str]) -> Citation {
+        Citation {
+            n,
+            id: id.into(),
+            source: "s".into(),
+            kind: EvidenceKind::Chat,
+            title: String::new(),
+            location: String::new(),
+            author: None,
+            date: None,
+            url: None,
+            snippet: String::new(),
+            also_in: also.iter().map(|s| s.to_string()).collect(),
+            score: 0.0,
+            explain: Vec::new(),
+            properties: Default::default(),
+        }
+    }
+
+    fn response(answer: &str, citations: Vec<Citation>) -> AskResponse {
+        AskResponse {
+            answer: answer.into(),
+            citations,
+            ..Default::default()
+        }
+    }
+
+    #[test]
+    fn ranking_metrics_follow_the_contract() {
+        let q = question(&[("s:a", 2), ("s:b", 1), ("s:c", 1)], &["$45", "per seat"]);
+        // a at 2, b merged into the cluster at 1, c missing.
+        let r = response(
+            "Pro is $45 per SEAT [2]. Also [1] and [3].\n\n**Sources**\n[1] x\n[2] y\n[3] z\n[4] w",
+            vec![
+                citation(1, "s:x", &["s:b"]),
+                citation(2, "s:a", &[]),
+                citation(3, "s:y", &[]),
+            ],
+        );
+        let m = score(&q, Some(&r), 12.0, None);
+        let dcg = 1.0 / 2f64.log2() + 3.0 / 3f64.log2();
+        let idcg = 3.0 / 2f64.log2() + 1.0 / 3f64.log2() + 1.0 / 4f64.log2();
+        assert!((m.ndcg_at_10.unwrap() - dcg / idcg).abs() < 1e-9);
+        assert_eq!(m.recall_at_1, Some(1.0 / 3.0));
+        assert_eq!(m.recall_at_5, Some(2.0 / 3.0));
+        assert_eq!(m.mrr, Some(0.5));
+        assert_eq!(m.answer_fact_recall, Some(1.0));
+        // inline [2], [1], [3]: two of three relevant; the source list does not count
+        assert_eq!(m.citation_precision, Some(2.0 / 3.0));
+        assert_eq!(m.abstained, None);
+    }
+
+    #[test]
+    fn unanswerable_questions_measure_abstention_only() {
+        let q = question(&[], &[]);
+        let mut r = response("Nothing found.", vec![]);
+        r.not_found = true;
+        r.confidence.level = Level::Low;
+        let m = score(&q, Some(&r), 1.0, None);
+        assert_eq!(m.abstained, Some(true));
+        assert_eq!(
+            (m.ndcg_at_10, m.recall_at_10, m.mrr, m.citation_precision),
+            (None, None, None, None)
+        );
+        let agg = aggregate(&[&m]);
+        assert_eq!(agg.abstention, Some(1.0));
+        assert_eq!(agg.ndcg_at_10, None, "no question exercises it: null, never 0");
+        assert_eq!(agg.conflict_recall, None);
+    }
+
+    #[test]
+    fn a_failed_ask_scores_zero_where_it_counts() {
+        let q = question(&[("s:a", 2)], &["x"]);
+        let m = score(&q, None, 1.0, Some("boom".into()));
+        assert_eq!(
+            (m.ndcg_at_10, m.mrr, m.answer_fact_recall),
+            (Some(0.0), Some(0.0), Some(0.0))
+        );
+        assert_eq!(aggregate(&[&m]).intent_accuracy, Some(0.0));
+    }
+
+    #[test]
+    fn quantiles_by_nearest_rank() {
+        let v: Vec<f64> = (1..=20).map(f64::from).collect();
+        assert_eq!(quantile(&v, 0.5), Some(10.0));
+        assert_eq!(quantile(&v, 0.95), Some(19.0));
+        assert_eq!(quantile(&[], 0.5), None);
+    }
+}

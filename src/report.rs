@@ -1,0 +1,420 @@
+//! `sagasu eval`'s report: the JSON object of contracts section 5 (with optional extra fields),
+//! and the same numbers as terminal or Markdown tables.
+
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+use serde::Serialize;
+
+use crate::eval::{Breakdown, METRIC_NAMES, Metrics, QuestionResult, SourceStats};
+use crate::golden::Lang;
+use crate::policy::Intent;
+
+/// A run measured against the main one: a baseline, or a second policy folder.
+#[derive(Debug, Clone, Serialize)]
+pub struct Side {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub policies: Option<String>,
+    pub overall: Metrics,
+    pub by_intent: BTreeMap<Intent, Metrics>,
+    pub by_lang: BTreeMap<Lang, Metrics>,
+    /// For `compare`: the questions whose quality moved most, best gain first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<Change>,
+}
+
+/// One question's quality under the main policies and under the other side.
+#[derive(Debug, Clone, Serialize)]
+pub struct Change {
+    pub id: String,
+    pub before: f64,
+    pub after: f64,
+    pub delta: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Report {
+    pub sets: Vec<String>,
+    /// The policy folder of the main run.
+    pub policies: String,
+    pub overall: Metrics,
+    pub by_intent: BTreeMap<Intent, Metrics>,
+    pub by_lang: BTreeMap<Lang, Metrics>,
+    pub baseline: Option<Side>,
+    pub compare: Option<Side>,
+    pub questions: Vec<QuestionResult>,
+    /// Expected intent -> predicted intent -> questions.
+    pub confusion: BTreeMap<Intent, BTreeMap<String, usize>>,
+    pub sources: BTreeMap<String, SourceStats>,
+}
+
+/// A question's quality in one number, for finding what changed: the mean of its nDCG@10,
+/// answer-fact recall and abstention, where measured.
+pub fn quality(r: &QuestionResult) -> Option<f64> {
+    let parts: Vec<f64> = [
+        r.ndcg_at_10,
+        r.answer_fact_recall,
+        r.abstained.map(|a| if a { 1.0 } else { 0.0 }),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    (!parts.is_empty()).then(|| parts.iter().sum::<f64>() / parts.len() as f64)
+}
+
+/// The questions that moved most between two runs of the same questions (won first, then lost).
+pub fn changes(before: &[QuestionResult], after: &[QuestionResult], most: usize) -> Vec<Change> {
+    let mut all: Vec<Change> = before
+        .iter()
+        .zip(after)
+        .filter_map(|(b, a)| {
+            let (x, y) = (quality(b)?, quality(a)?);
+            ((y - x).abs() > 1e-9).then(|| Change {
+                id: b.id.clone(),
+                before: round(x),
+                after: round(y),
+                delta: round(y - x),
+            })
+        })
+        .collect();
+    all.sort_by(|a, b| b.delta.total_cmp(&a.delta).then_with(|| a.id.cmp(&b.id)));
+    let won: Vec<Change> = all.iter().filter(|c| c.delta > 0.0).take(most).cloned().collect();
+    let lost: Vec<Change> = all.iter().rev().filter(|c| c.delta < 0.0).take(most).cloned().collect();
+    won.into_iter().chain(lost).collect()
+}
+
+fn round(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+pub fn side(name: Option<String>, policies: Option<String>, b: Breakdown, changed: Vec<Change>) -> Side {
+    Side {
+        name,
+        policies,
+        overall: b.overall,
+        by_intent: b.by_intent,
+        by_lang: b.by_lang,
+        changed,
+    }
+}
+
+/// A table that prints aligned for a terminal or as Markdown.
+pub struct Table {
+    pub headers: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+}
+
+impl Table {
+    pub fn new(headers: &[&str]) -> Table {
+        Table {
+            headers: headers.iter().map(|h| h.to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    pub fn text(&self) -> String {
+        let width = |i: usize| {
+            std::iter::once(&self.headers[i])
+                .chain(self.rows.iter().filter_map(|r| r.get(i)))
+                .map(|c| c.chars().count())
+                .max()
+                .unwrap_or(0)
+        };
+        let widths: Vec<usize> = (0..self.headers.len()).map(width).collect();
+        let line = |cells: &[String]| {
+            let mut s = String::new();
+            for (i, c) in cells.iter().enumerate() {
+                let pad = widths[i].saturating_sub(c.chars().count());
+                if i == 0 {
+                    s.push_str(c);
+                    s.push_str(&" ".repeat(pad));
+                } else {
+                    s.push_str("  ");
+                    s.push_str(&" ".repeat(pad));
+                    s.push_str(c);
+                }
+            }
+            s.trim_end().to_string() + "\n"
+        };
+        let mut out = line(&self.headers);
+        out.push_str(&line(&widths.iter().map(|w| "-".repeat(*w)).collect::<Vec<_>>()));
+        for r in &self.rows {
+            out.push_str(&line(r));
+        }
+        out
+    }
+
+    pub fn markdown(&self) -> String {
+        let mut out = format!("| {} |\n", self.headers.join(" | "));
+        out.push_str(&format!(
+            "|{}|\n",
+            self.headers
+                .iter()
+                .enumerate()
+                .map(|(i, _)| if i == 0 { " --- " } else { " ---: " })
+                .collect::<Vec<_>>()
+                .join("|")
+        ));
+        for r in &self.rows {
+            out.push_str(&format!("| {} |\n", r.join(" | ")));
+        }
+        out
+    }
+}
+
+fn cell(x: Option<f64>, latency: bool) -> String {
+    match x {
+        None => "—".into(),
+        Some(v) if latency => format!("{v:.0}"),
+        Some(v) => format!("{v:.3}"),
+    }
+}
+
+fn delta(a: Option<f64>, b: Option<f64>, latency: bool) -> String {
+    match (a, b) {
+        (Some(a), Some(b)) if latency => format!("{:+.0}", a - b),
+        (Some(a), Some(b)) => format!("{:+.3}", a - b),
+        _ => "—".into(),
+    }
+}
+
+/// The report's sections as (title, table) pairs.
+pub fn tables(r: &Report) -> Vec<(String, Table)> {
+    let mut out = Vec::new();
+    // Overall, with the baseline and the comparison side by side.
+    let mut headers = vec!["metric".to_string(), format!("sagasu ({})", r.policies)];
+    if let Some(b) = &r.baseline {
+        headers.push(format!("baseline {}", b.name.as_deref().unwrap_or("")));
+        headers.push("sagasu − baseline".into());
+    }
+    if let Some(c) = &r.compare {
+        headers.push(format!("compare ({})", c.policies.as_deref().unwrap_or("")));
+        headers.push("compare − sagasu".into());
+    }
+    let mut t = Table {
+        headers,
+        rows: Vec::new(),
+    };
+    t.rows.push(
+        std::iter::once("questions".to_string())
+            .chain(std::iter::once(r.overall.questions.to_string()))
+            .chain(
+                r.baseline
+                    .iter()
+                    .flat_map(|b| [b.overall.questions.to_string(), String::new()]),
+            )
+            .chain(
+                r.compare
+                    .iter()
+                    .flat_map(|c| [c.overall.questions.to_string(), String::new()]),
+            )
+            .collect(),
+    );
+    for (key, label) in METRIC_NAMES {
+        let lat = key.starts_with("latency");
+        let main = r.overall.get(key);
+        let mut row = vec![label.to_string(), cell(main, lat)];
+        if let Some(b) = &r.baseline {
+            let v = b.overall.get(key);
+            row.push(cell(v, lat));
+            row.push(delta(main, v, lat));
+        }
+        if let Some(c) = &r.compare {
+            let v = c.overall.get(key);
+            row.push(cell(v, lat));
+            row.push(delta(v, main, lat));
+        }
+        t.rows.push(row);
+    }
+    out.push(("Overall".to_string(), t));
+    // Per intent and per language: the main run, and the other sides' headline numbers.
+    let group = |title: &str, rows: Vec<(String, &Metrics, Vec<&Metrics>)>| {
+        let mut headers = vec![
+            title.to_string(),
+            "n".into(),
+            "intent acc".into(),
+            "nDCG@10".into(),
+            "R@10".into(),
+            "MRR".into(),
+            "facts".into(),
+            "cit. prec".into(),
+            "abstain".into(),
+        ];
+        if let Some(b) = &r.baseline {
+            let n = b.name.as_deref().unwrap_or("baseline");
+            headers.push(format!("{n} nDCG@10"));
+            headers.push(format!("{n} facts"));
+        }
+        if r.compare.is_some() {
+            headers.push("compare nDCG@10".into());
+            headers.push("compare facts".into());
+        }
+        let mut t = Table {
+            headers,
+            rows: Vec::new(),
+        };
+        for (name, m, others) in rows {
+            let mut row = vec![
+                name,
+                m.questions.to_string(),
+                cell(m.intent_accuracy, false),
+                cell(m.ndcg_at_10, false),
+                cell(m.recall_at_10, false),
+                cell(m.mrr, false),
+                cell(m.answer_fact_recall, false),
+                cell(m.citation_precision, false),
+                cell(m.abstention, false),
+            ];
+            for o in others {
+                row.push(cell(o.ndcg_at_10, false));
+                row.push(cell(o.answer_fact_recall, false));
+            }
+            t.rows.push(row);
+        }
+        t
+    };
+    let empty = Metrics::default();
+    let others_intent = |i: &Intent| -> Vec<&Metrics> {
+        r.baseline
+            .iter()
+            .chain(r.compare.iter())
+            .map(|s| s.by_intent.get(i).unwrap_or(&empty))
+            .collect()
+    };
+    let rows = r
+        .by_intent
+        .iter()
+        .map(|(i, m)| (i.to_string(), m, others_intent(i)))
+        .collect();
+    out.push(("By intent".to_string(), group("intent", rows)));
+    let others_lang = |l: &Lang| -> Vec<&Metrics> {
+        r.baseline
+            .iter()
+            .chain(r.compare.iter())
+            .map(|s| s.by_lang.get(l).unwrap_or(&empty))
+            .collect()
+    };
+    let rows = r
+        .by_lang
+        .iter()
+        .map(|(l, m)| (l.as_str().to_string(), m, others_lang(l)))
+        .collect();
+    out.push(("By language".to_string(), group("lang", rows)));
+    // Intent confusion.
+    let mut predicted: Vec<String> = r.confusion.values().flat_map(|m| m.keys().cloned()).collect();
+    predicted.sort();
+    predicted.dedup();
+    let mut t = Table {
+        headers: std::iter::once("expected \\ predicted".to_string())
+            .chain(predicted.iter().cloned())
+            .collect(),
+        rows: Vec::new(),
+    };
+    for (i, m) in &r.confusion {
+        t.rows.push(
+            std::iter::once(i.to_string())
+                .chain(
+                    predicted
+                        .iter()
+                        .map(|p| m.get(p).map_or(String::new(), |n| n.to_string())),
+                )
+                .collect(),
+        );
+    }
+    out.push(("Intent confusion".to_string(), t));
+    // Sources.
+    let mut t = Table::new(&["source", "asked", "ok", "empty", "timeout", "error", "p50 ms", "p95 ms"]);
+    for (name, s) in &r.sources {
+        t.rows.push(vec![
+            name.clone(),
+            s.asked.to_string(),
+            s.ok.to_string(),
+            s.empty.to_string(),
+            s.timeout.to_string(),
+            s.error.to_string(),
+            cell(s.latency_p50_ms, true),
+            cell(s.latency_p95_ms, true),
+        ]);
+    }
+    out.push(("Sources (main run)".to_string(), t));
+    if let Some(c) = &r.compare
+        && !c.changed.is_empty()
+    {
+        let mut t = Table::new(&["question", "sagasu", "compare", "delta"]);
+        for ch in &c.changed {
+            t.rows.push(vec![
+                ch.id.clone(),
+                format!("{:.3}", ch.before),
+                format!("{:.3}", ch.after),
+                format!("{:+.3}", ch.delta),
+            ]);
+        }
+        out.push((
+            "Questions that changed most (quality = mean of nDCG@10, facts, abstention; won first)".to_string(),
+            t,
+        ));
+    }
+    out
+}
+
+fn errors(r: &Report) -> Vec<String> {
+    r.questions
+        .iter()
+        .filter_map(|q| q.error.as_ref().map(|e| format!("{}: {e}", q.id)))
+        .collect()
+}
+
+pub fn render_text(r: &Report) -> String {
+    let mut out = format!(
+        "sagasu eval: {} questions from {}\n",
+        r.overall.questions,
+        r.sets.join(", ")
+    );
+    for (title, t) in tables(r) {
+        let _ = write!(out, "\n{title}\n{}", t.text());
+    }
+    let errs = errors(r);
+    if !errs.is_empty() {
+        let _ = write!(out, "\nQuestions that failed to run:\n- {}\n", errs.join("\n- "));
+    }
+    out
+}
+
+pub fn render_markdown(r: &Report) -> String {
+    let mut out = format!(
+        "# sagasu eval\n\n{} questions from {}; policies `{}`.\n",
+        r.overall.questions,
+        r.sets.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
+        r.policies
+    );
+    for (title, t) in tables(r) {
+        let _ = write!(out, "\n## {title}\n\n{}", t.markdown());
+    }
+    let errs = errors(r);
+    if !errs.is_empty() {
+        let _ = write!(out, "\n## Questions that failed to run\n\n- {}\n", errs.join("\n- "));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_align_and_render_as_markdown() {
+        let mut t = Table::new(&["metric", "value"]);
+        t.rows.push(vec!["nDCG@10".into(), "0.812".into()]);
+        t.rows.push(vec!["MRR".into(), "1.000".into()]);
+        assert_eq!(
+            t.text(),
+            "metric   value\n-------  -----\nnDCG@10  0.812\nMRR      1.000\n"
+        );
+        assert_eq!(
+            t.markdown(),
+            "| metric | value |\n| --- | ---: |\n| nDCG@10 | 0.812 |\n| MRR | 1.000 |\n"
+        );
+    }
+}
