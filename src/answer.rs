@@ -91,6 +91,9 @@ pub const ANSWER_COVERAGE: f64 = 0.55;
 pub const DEDUP_POOL: usize = 1_000;
 /// Citations listed at most.
 pub const MAX_CITATIONS: usize = 10;
+/// Citations named for one side of a disagreement: its best-ranked evidence (the rest is
+/// listed under the sources).
+pub const POSITION_CITATIONS: usize = 2;
 
 /// Everything `compose` needs.
 pub struct ComposeInput<'a> {
@@ -192,7 +195,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
                 .iter()
                 .map(|s| Position {
                     claim: s.claim.clone(),
-                    citations: s.clusters.iter().map(|i| i + 1).collect(),
+                    citations: s.clusters.iter().take(POSITION_CITATIONS).map(|i| i + 1).collect(),
                     date: date_of(s.date),
                 })
                 .collect(),
@@ -253,6 +256,22 @@ fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::values::Valu
                     .trim_matches([',', ' '])
             );
         }
+    }
+    if h.kind == EvidenceKind::Task
+        && let Some(status) = h.properties.get("Status")
+    {
+        // A task's state is what a reader of a task wants first.
+        let who = h
+            .properties
+            .get("Assignee")
+            .map(|a| format!(", assigned to {a}"))
+            .unwrap_or_default();
+        let due = h
+            .properties
+            .get("Due")
+            .map(|d| format!(", due {d}"))
+            .unwrap_or_default();
+        return format!("“{}” is **{status}**{who}{due}: {sentence}", h.title);
     }
     if h.kind == EvidenceKind::Tool {
         let params = h
@@ -325,7 +344,12 @@ fn write_answer(
     if let Some(d) = d {
         out.push_str(&format!("\n**Sources disagree on {}:**\n", d.kind.describe()));
         for (k, s) in d.sides.iter().enumerate() {
-            let refs: Vec<String> = s.clusters.iter().map(|i| format!("[{}]", i + 1)).collect();
+            let refs: Vec<String> = s
+                .clusters
+                .iter()
+                .take(POSITION_CITATIONS)
+                .map(|i| format!("[{}]", i + 1))
+                .collect();
             let when = s
                 .date
                 .map(|t| t.format("%Y-%m-%d").to_string())

@@ -467,14 +467,10 @@ pub async fn evaluate(
     let b = breakdown(&main);
     let baseline = req
         .baseline
-        .map(|bl| crate::report::side(Some(bl.name().to_string()), None, breakdown(&base), Vec::new()));
+        .map(|bl| crate::report::side(Some(bl.name().to_string()), None, breakdown(&base), Vec::new(), base));
     let compare = req.compare.as_ref().map(|dir| {
-        crate::report::side(
-            None,
-            Some(dir.display().to_string()),
-            breakdown(&other),
-            crate::report::changes(&main, &other, 5),
-        )
+        let changed = crate::report::changes(&main, &other, 5);
+        crate::report::side(None, Some(dir.display().to_string()), breakdown(&other), changed, other)
     });
     Ok(crate::report::Report {
         sets: req.sets.iter().map(|p| Path::new(p).display().to_string()).collect(),

@@ -132,6 +132,9 @@ const QUESTION_FILLER: &[&str] = &[
     "something",
     "happened",
     "happen",
+    "become",
+    "became",
+    "becomes",
     "get",
     "got",
     "go",
@@ -157,7 +160,8 @@ const RECENCY_WORDS: &[&str] = &[
     "latest", "last", "recent", "newest", "previous", "前回", "最新", "直近", "最近",
 ];
 
-/// Words that say what kind of answer is wanted (a person), not what the question is about.
+/// Words that say what kind of answer is wanted (a person, a status), not what the question is
+/// about.
 const ANSWER_TYPE_WORDS: &[&str] = &[
     "owns",
     "owner",
@@ -169,6 +173,21 @@ const ANSWER_TYPE_WORDS: &[&str] = &[
     "担当者",
     "責任者",
     "担当",
+    // what a status question wants to know, not what it is about ("is the export done yet?")
+    "status",
+    "progress",
+    "done",
+    "finished",
+    "started",
+    "yet",
+    "far",
+    "along",
+    "ready",
+    "進捗",
+    "状況",
+    "準備状況",
+    "検討状況",
+    "進み具合",
 ];
 
 const TOOL_WORDS: &[&str] = &[

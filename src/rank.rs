@@ -425,12 +425,15 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
             },
         }
     };
-    let qconcepts: Vec<Vec<(Vec<QTok>, f64)>> = concepts
+    // A number of several parts ("1.32", "2026-12-01") covers only when all its parts are
+    // there: "1.31" shares a part with "1.32" but is another version.
+    let exact_number = |alt: &[String]| alt.len() > 1 && alt.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
+    let qconcepts: Vec<Vec<(Vec<QTok>, f64, bool)>> = concepts
         .iter()
         .map(|c| {
             c.alternatives
                 .iter()
-                .map(|(alt, w)| (alt.iter().map(|t| qtok(t)).collect(), *w))
+                .map(|(alt, w)| (alt.iter().map(|t| qtok(t)).collect(), *w, exact_number(alt)))
                 .collect()
         })
         .collect();
@@ -457,11 +460,17 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
         let mut covered = 0.0;
         let mut total = 0.0;
         for c in &qconcepts {
-            let cw: f64 = c[0].0.iter().map(|t| t.idf).sum::<f64>() / c[0].0.len() as f64;
+            // A concept weighs its words' mean IDF; a number of several parts identifies one
+            // thing, and weighs as its rarest part.
+            let cw: f64 = if c[0].2 {
+                c[0].0.iter().map(|t| t.idf).fold(0.0, f64::max)
+            } else {
+                c[0].0.iter().map(|t| t.idf).sum::<f64>() / c[0].0.len() as f64
+            };
             total += cw;
             let mut c_best = 0.0f64;
             let mut c_cov = 0.0f64;
-            for (alt, w) in c {
+            for (alt, w, exact) in c {
                 let norm = 1.0 / (alt.len() as f64).sqrt();
                 let mut s = 0.0;
                 let (mut have, mut all) = (0.0, 0.0);
@@ -474,7 +483,7 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
                     }
                 }
                 c_best = c_best.max(s * norm * w);
-                if all > 0.0 {
+                if all > 0.0 && !(*exact && have < all) {
                     c_cov = c_cov.max(have / all * w.max(0.85));
                 }
             }

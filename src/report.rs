@@ -23,6 +23,8 @@ pub struct Side {
     /// For `compare`: the questions whose quality moved most, best gain first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<Change>,
+    /// Its per-question results (for judging pools and audits).
+    pub questions: Vec<QuestionResult>,
 }
 
 /// One question's quality under the main policies and under the other side.
@@ -89,8 +91,15 @@ fn round(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-pub fn side(name: Option<String>, policies: Option<String>, b: Breakdown, changed: Vec<Change>) -> Side {
+pub fn side(
+    name: Option<String>,
+    policies: Option<String>,
+    b: Breakdown,
+    changed: Vec<Change>,
+    questions: Vec<QuestionResult>,
+) -> Side {
     Side {
+        questions,
         name,
         policies,
         overall: b.overall,
