@@ -147,7 +147,8 @@ pub struct Config {
 /// The default per-call deadline of a source.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 
-/// Expands `${VAR}` from `env`; a missing variable is an error naming it.
+/// Expands `${VAR}` from `env` (`${VAR:-default}` falls back to the default); a missing
+/// variable without a default is an error naming it.
 pub fn expand_env(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = s;
@@ -155,8 +156,14 @@ pub fn expand_env(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Strin
         out.push_str(&rest[..i]);
         let after = &rest[i + 2..];
         let end = after.find('}').ok_or_else(|| format!("unclosed `${{` in `{s}`"))?;
-        let var = &after[..end];
-        let val = env(var).ok_or_else(|| format!("environment variable `{var}` is not set"))?;
+        let (var, default) = match after[..end].split_once(":-") {
+            Some((v, d)) => (v, Some(d)),
+            None => (&after[..end], None),
+        };
+        let val = env(var)
+            .filter(|v| !(default.is_some() && v.is_empty()))
+            .or_else(|| default.map(str::to_string))
+            .ok_or_else(|| format!("environment variable `{var}` is not set"))?;
         out.push_str(&val);
         rest = &after[end + 1..];
     }
@@ -276,9 +283,16 @@ fn validate_source(
                 } else {
                     PathBuf::from(&cmd[0])
                 };
+                let mut args = Vec::with_capacity(cmd.len() - 1);
+                for (i, a) in cmd.iter().enumerate().skip(1) {
+                    match expand_env(a, env) {
+                        Ok(x) => args.push(x),
+                        Err(m) => problems.push(err(&format!("command[{i}]"), m)),
+                    }
+                }
                 Some(Transport::Stdio {
                     program,
-                    args: cmd[1..].to_vec(),
+                    args,
                     cwd: dir.to_path_buf(),
                     env: envs,
                 })
@@ -402,6 +416,8 @@ mod tests {
     fn env_expansion() {
         let env = |k: &str| (k == "A").then(|| "1".to_string());
         assert_eq!(expand_env("x${A}y${A}", &env).unwrap(), "x1y1");
+        assert_eq!(expand_env("${B:-dir}/tools", &env).unwrap(), "dir/tools");
+        assert_eq!(expand_env("${A:-dir}", &env).unwrap(), "1");
         assert!(expand_env("${B}", &env).unwrap_err().contains("`B`"));
         assert!(expand_env("${A", &env).is_err());
     }

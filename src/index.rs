@@ -115,8 +115,10 @@ impl SearchIndex {
         index
             .tokenizers()
             .register(TOKENIZER, TextAnalyzer::from(BilingualTokenizer));
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-        let mut writer: IndexWriter = index.writer_with_num_threads(threads, 64_000_000 * threads)?;
+        // One indexing thread: documents then get the same addresses on every start, so hits
+        // with equal scores come back in the same order and evaluation runs are repeatable.
+        // (Several threads would share documents among segments differently each time.)
+        let mut writer: IndexWriter = index.writer_with_num_threads(1, 128_000_000)?;
         for d in docs {
             let mut doc = TantivyDocument::default();
             doc.add_text(title, &d.title);

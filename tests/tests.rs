@@ -7,6 +7,8 @@ mod ask;
 mod cli;
 #[path = "it/common.rs"]
 mod common;
+#[path = "it/eval.rs"]
+mod eval;
 #[path = "it/offline_mcp.rs"]
 mod offline_mcp;
 #[path = "it/sources.rs"]

@@ -1,0 +1,176 @@
+//! `sagasu eval` end to end, and the quality gate: the demo's golden set must keep its quality.
+
+use std::process::Command;
+
+use crate::common::{bin, repo};
+
+fn eval(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin())
+        .arg("eval")
+        .args(args)
+        .current_dir(repo())
+        .output()
+        .expect("run sagasu eval");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The quality gate. Thresholds are what `golden/acme.yaml` measures minus a small margin, and
+/// never below the floors (nDCG@10 0.75, intent accuracy 0.90, answer-fact recall 0.75,
+/// abstention 0.80, citation precision 0.80). Measured when set: nDCG@10 0.823, intent 0.941,
+/// facts 0.750, abstention 0.875, citation precision 0.844.
+#[test]
+fn quality_gate_on_the_demo_golden_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("report.json");
+    let (code, stdout, stderr) = eval(&[
+        "golden/acme.yaml",
+        "--json",
+        json.to_str().unwrap(),
+        "--min-ndcg",
+        "0.79",
+        "--min-intent-accuracy",
+        "0.91",
+        "--min-fact-recall",
+        "0.75",
+        "--min-abstention",
+        "0.84",
+        "--min-citation-precision",
+        "0.81",
+    ]);
+    assert_eq!(code, 0, "quality dropped below the gate:\n{stderr}\n{stdout}");
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    // The contract's shape (section 5).
+    for key in [
+        "sets",
+        "overall",
+        "by_intent",
+        "by_lang",
+        "baseline",
+        "compare",
+        "questions",
+    ] {
+        assert!(report.get(key).is_some(), "report lacks `{key}`");
+    }
+    assert!(report["baseline"].is_null() && report["compare"].is_null());
+    assert_eq!(report["overall"]["questions"], 85);
+    assert_eq!(report["by_intent"].as_object().unwrap().len(), 7);
+    assert_eq!(report["by_lang"].as_object().unwrap().len(), 2);
+    let q = &report["questions"][0];
+    for key in [
+        "id",
+        "intent_expected",
+        "intent_predicted",
+        "ndcg_at_10",
+        "recall_at_10",
+        "answer_fact_recall",
+        "cited_ids",
+        "latency_ms",
+    ] {
+        assert!(q.get(key).is_some(), "question entry lacks `{key}`");
+    }
+    assert!(
+        stdout.contains("Intent confusion") && stdout.contains("Sources (main run)"),
+        "{stdout}"
+    );
+}
+
+const SMALL: &str = r#"name: small
+workspace: WORKSPACE
+as_of: 2026-11-20T09:00:00Z
+questions:
+  - id: price
+    question: "What did we decide about the Pro plan price?"
+    lang: en
+    intent: decision
+    relevant:
+      "slack:pricing/1792501200.445394": 2
+    answer_facts: ["$45"]
+  - id: nothing
+    question: "What is the plan for our Mars colony?"
+    lang: en
+    intent: exploratory
+    unanswerable: true
+"#;
+
+#[test]
+fn baselines_and_comparisons_run_side_by_side() {
+    let dir = tempfile::tempdir().unwrap();
+    let golden = dir.path().join("small.yaml");
+    let workspace = repo().join("examples/acme");
+    std::fs::write(&golden, SMALL.replace("WORKSPACE", workspace.to_str().unwrap())).unwrap();
+    // A second policy folder with every weight on freshness: the comparison must show it.
+    let alt = dir.path().join("policies");
+    std::fs::create_dir(&alt).unwrap();
+    for entry in std::fs::read_dir(repo().join("policies")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, alt.join(p.file_name().unwrap())).unwrap();
+    }
+    let decision = std::fs::read_to_string(alt.join("decision.yaml")).unwrap();
+    let changed = decision.replace(
+        "weights: { keyword: 0.3, freshness: 0.3, authority: 0.2, completeness: 0.2 }",
+        "weights: { keyword: 0.0, freshness: 1.0, authority: 0.0, completeness: 0.0 }",
+    );
+    assert_ne!(changed, decision, "the decision policy's weights line moved");
+    std::fs::write(alt.join("decision.yaml"), changed).unwrap();
+    let json = dir.path().join("r.json");
+    let md = dir.path().join("r.md");
+    let (code, stdout, stderr) = eval(&[
+        golden.to_str().unwrap(),
+        "--baseline",
+        "recency",
+        "--compare",
+        alt.to_str().unwrap(),
+        "--json",
+        json.to_str().unwrap(),
+        "--markdown",
+        md.to_str().unwrap(),
+        "--min-ndcg",
+        "1.01",
+    ]);
+    assert_eq!(code, 1, "an unreachable threshold exits 1:\n{stderr}");
+    assert!(
+        stderr.contains("ndcg_at_10") && stderr.contains("below 1.01"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("baseline recency") && stdout.contains("compare ("),
+        "{stdout}"
+    );
+    let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    assert_eq!(report["baseline"]["name"], "recency");
+    assert_eq!(report["compare"]["overall"]["questions"], 2);
+    assert!(report["overall"]["abstention"].is_number());
+    assert!(
+        report["overall"]["conflict_recall"].is_null(),
+        "no question expects a conflict"
+    );
+    let markdown = std::fs::read_to_string(&md).unwrap();
+    assert!(
+        markdown.starts_with("# sagasu eval") && markdown.contains("| metric |"),
+        "{markdown}"
+    );
+}
+
+#[test]
+fn bad_golden_files_exit_2_with_positions() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.yaml");
+    std::fs::write(
+        &bad,
+        "name: bad\nas_of: 2026-11-20T09:00:00Z\nquestions:\n  - id: a\n    question: \"x\"\n    lang: en\n    intent: guessing\n    unanswerable: true\n",
+    )
+    .unwrap();
+    let (code, _, stderr) = eval(&[bad.to_str().unwrap()]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("bad.yaml:7:13") && stderr.contains("unknown variant `guessing`"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = eval(&["/nonexistent/golden.yaml"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot read the file"), "{stderr}");
+}
