@@ -234,18 +234,22 @@ fn attribution(c: &Cluster) -> String {
     parts.join(", ")
 }
 
+/// A property of a hit after `prefix` (", due 2026-12-05"), or nothing when the hit lacks it.
+fn property(h: &crate::hit::Hit, key: &str, prefix: &str) -> String {
+    h.properties
+        .get(key)
+        .map(|v| format!("{prefix}{v}"))
+        .unwrap_or_default()
+}
+
 fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::values::ValueKind>) -> String {
     let rep = c.rep();
     let sentence = text::truncate_chars(&conflict::best_sentence(rep, input.analysis, input.lexicon, focus), 320);
     let h = &rep.hit;
     if input.intent.intent == Intent::Person || input.intent.secondary.contains(&Intent::Person) {
         if let Some(who) = h.properties.get("Assignee").or_else(|| h.properties.get("Owner")) {
-            let status = h.properties.get("Status").map(|s| format!(", {s}")).unwrap_or_default();
-            let due = h
-                .properties
-                .get("Due")
-                .map(|s| format!(", due {s}"))
-                .unwrap_or_default();
+            let status = property(h, "Status", ", ");
+            let due = property(h, "Due", ", due ");
             return format!("**{who}** is assigned to “{}”{status}{due}.", h.title);
         }
         if let Some(a) = &h.author {
@@ -261,16 +265,8 @@ fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::values::Valu
         && let Some(status) = h.properties.get("Status")
     {
         // A task's state is what a reader of a task wants first.
-        let who = h
-            .properties
-            .get("Assignee")
-            .map(|a| format!(", assigned to {a}"))
-            .unwrap_or_default();
-        let due = h
-            .properties
-            .get("Due")
-            .map(|d| format!(", due {d}"))
-            .unwrap_or_default();
+        let who = property(h, "Assignee", ", assigned to ");
+        let due = property(h, "Due", ", due ");
         return format!("“{}” is **{status}**{who}{due}: {sentence}", h.title);
     }
     if h.kind == EvidenceKind::Tool {
