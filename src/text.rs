@@ -106,9 +106,9 @@ pub fn normalize(text: &str) -> String {
     text.nfkc().collect::<String>().to_lowercase()
 }
 
-/// Word -> stem. hashbrown's `entry_ref` finds or fills an entry with one lookup and copies
-/// the word only when it is new.
-type StemCache = hashbrown::HashMap<String, String, rustc_hash::FxBuildHasher>;
+/// Word -> its stem, or `None` for a stop word: one lookup answers both. hashbrown's
+/// `entry_ref` finds or fills an entry and copies the word only when it is new.
+type StemCache = hashbrown::HashMap<String, Option<String>, rustc_hash::FxBuildHasher>;
 
 thread_local! {
     /// Stems of words seen on this thread: ranking tokenizes the same vocabulary over and over.
@@ -116,17 +116,25 @@ thread_local! {
 }
 
 /// The stem of `word` (lower-case ASCII letters), from `cache` or computed into it.
-fn stem_in<'c>(cache: &'c mut StemCache, word: &str) -> &'c str {
+/// The stem of `word` (lower-case ASCII letters), `None` for a stop word, from `cache` or
+/// computed into it.
+fn stem_in<'c>(cache: &'c mut StemCache, word: &str) -> Option<&'c str> {
     if cache.len() > 200_000 && !cache.contains_key(word) {
         cache.clear();
     }
-    cache.entry_ref(word).or_insert_with(|| STEMMER.stem(word).into_owned())
+    cache
+        .entry_ref(word)
+        .or_insert_with(|| (!is_stop_word(word)).then(|| STEMMER.stem(word).into_owned()))
+        .as_deref()
 }
 
 /// Stems one lower-case English word.
 pub fn stem(word: &str) -> String {
     STEMS.with(|c| match c.try_borrow_mut() {
-        Ok(mut cache) => stem_in(&mut cache, word).to_string(),
+        Ok(mut cache) => match stem_in(&mut cache, word) {
+            Some(s) => s.to_string(),
+            None => STEMMER.stem(word).into_owned(),
+        },
         Err(_) => STEMMER.stem(word).into_owned(),
     })
 }
@@ -261,12 +269,14 @@ fn cut_ascii(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, 
 
 /// Emits one Latin-script word: stop words dropped, alphabetic ASCII words stemmed.
 fn word_token(word: &str, start: usize, end: usize, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
-    if word.is_empty() || is_stop_word(word) {
+    if word.is_empty() {
         return;
     }
     if word.bytes().all(|c| c.is_ascii_alphabetic()) {
-        f(stem_in(stems, word), start, end)
-    } else {
+        if let Some(stem) = stem_in(stems, word) {
+            f(stem, start, end)
+        }
+    } else if !is_stop_word(word) {
         f(word, start, end)
     }
 }
