@@ -284,31 +284,25 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
         }
         t
     };
+    // The other sides' metrics for a group, in column order (an absent group counts as empty).
     let empty = Metrics::default();
-    let others_intent = |i: &Intent| -> Vec<&Metrics> {
-        r.baseline
-            .iter()
-            .chain(r.compare.iter())
-            .map(|s| s.by_intent.get(i).unwrap_or(&empty))
-            .collect()
-    };
+    let sides: Vec<&Side> = r.baseline.iter().chain(r.compare.iter()).collect();
     let rows = r
         .by_intent
         .iter()
-        .map(|(i, m)| (i.to_string(), m, others_intent(i)))
+        .map(|(i, m)| {
+            let others = sides.iter().map(|s| s.by_intent.get(i).unwrap_or(&empty)).collect();
+            (i.to_string(), m, others)
+        })
         .collect();
     out.push(("By intent".to_string(), group("intent", rows)));
-    let others_lang = |l: &Lang| -> Vec<&Metrics> {
-        r.baseline
-            .iter()
-            .chain(r.compare.iter())
-            .map(|s| s.by_lang.get(l).unwrap_or(&empty))
-            .collect()
-    };
     let rows = r
         .by_lang
         .iter()
-        .map(|(l, m)| (l.as_str().to_string(), m, others_lang(l)))
+        .map(|(l, m)| {
+            let others = sides.iter().map(|s| s.by_lang.get(l).unwrap_or(&empty)).collect();
+            (l.as_str().to_string(), m, others)
+        })
         .collect();
     out.push(("By language".to_string(), group("lang", rows)));
     // Intent confusion.

@@ -183,7 +183,8 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
             japanese: false,
         };
     }
-    let (mut chars, mut cjk, mut letters) = (0usize, 0usize, 0usize);
+    let mut chars = 0usize;
+    let mut letters = Letters::default();
     // Hiragana runs count only when the whole text is hiragana; until another script shows up,
     // they wait here (such a text has no other runs, so the order is kept).
     let mut all_hiragana = true;
@@ -198,14 +199,7 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
                 let s = script(c);
                 all_hiragana &= s == Script::Hiragana || c.is_whitespace();
                 chars += 1;
-                match s {
-                    Script::Han | Script::Katakana | Script::Hiragana => {
-                        cjk += 1;
-                        letters += 1;
-                    }
-                    Script::Word => letters += 1,
-                    Script::Other => {}
-                }
+                letters.add(s);
                 (p, s)
             }
             None => (norm.len(), Script::Other),
@@ -236,7 +230,7 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
     }
     Shape {
         chars,
-        japanese: letters > 0 && cjk * 3 >= letters,
+        japanese: letters.japanese(),
     }
 }
 
@@ -324,20 +318,38 @@ pub fn terms(text: &str) -> Vec<String> {
     out
 }
 
-/// Whether the text is mostly Japanese (by share of CJK characters among letters).
-pub fn is_japanese(text: &str) -> bool {
-    let (mut cjk, mut letters) = (0usize, 0usize);
-    for c in text.chars() {
-        match script(c) {
+/// Letters of a text by script, for telling its language.
+#[derive(Default)]
+struct Letters {
+    cjk: usize,
+    all: usize,
+}
+
+impl Letters {
+    fn add(&mut self, s: Script) {
+        match s {
             Script::Han | Script::Katakana | Script::Hiragana => {
-                cjk += 1;
-                letters += 1;
+                self.cjk += 1;
+                self.all += 1;
             }
-            Script::Word => letters += 1,
-            _ => {}
+            Script::Word => self.all += 1,
+            Script::Other => {}
         }
     }
-    letters > 0 && cjk * 3 >= letters
+
+    /// Mostly Japanese: at least a third of the letters are CJK.
+    fn japanese(&self) -> bool {
+        self.all > 0 && self.cjk * 3 >= self.all
+    }
+}
+
+/// Whether the text is mostly Japanese (by share of CJK characters among letters).
+pub fn is_japanese(text: &str) -> bool {
+    let mut letters = Letters::default();
+    for c in text.chars() {
+        letters.add(script(c));
+    }
+    letters.japanese()
 }
 
 /// Cuts a text into sentences (English `.!?` followed by space, Japanese `。！？`, and line

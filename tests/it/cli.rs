@@ -1,22 +1,6 @@
 //! End-to-end: the built binary's commands, exit codes and messages.
 
-use std::process::Command;
-
-use crate::common::{bin, demo, repo};
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin())
-        .args(args)
-        .current_dir(repo())
-        .env_remove("RUST_LOG")
-        .output()
-        .unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::common::{demo, repo, run};
 
 #[test]
 fn check_shows_four_healthy_demo_sources() {

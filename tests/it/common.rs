@@ -1,6 +1,7 @@
 //! Shared helpers: paths to the demo workspace and configurations that run the built binary.
 
 use std::path::{Path, PathBuf};
+use std::process::Command;
 
 use sagasu::config::Config;
 use sagasu::yaml::Document;
@@ -15,6 +16,21 @@ pub fn demo() -> PathBuf {
 
 pub fn bin() -> &'static str {
     env!("CARGO_BIN_EXE_sagasu")
+}
+
+/// Runs the built binary from the repository root: (exit status, stdout, stderr).
+pub fn run(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin())
+        .args(args)
+        .current_dir(repo())
+        .env_remove("RUST_LOG")
+        .output()
+        .expect("run sagasu");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 /// A configuration whose `sagasu` commands run the built binary (tests run inside the test

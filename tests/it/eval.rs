@@ -1,21 +1,9 @@
 //! `sagasu eval` end to end, and the quality gate: the demo's golden set must keep its quality.
 
-use std::process::Command;
-
-use crate::common::{bin, repo};
+use crate::common::{repo, run};
 
 fn eval(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin())
-        .arg("eval")
-        .args(args)
-        .current_dir(repo())
-        .output()
-        .expect("run sagasu eval");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
+    run(&[&["eval"], args].concat())
 }
 
 /// The quality gate. Thresholds are what `golden/acme.yaml` measures minus a small margin, and
