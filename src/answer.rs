@@ -83,6 +83,10 @@ pub struct AskResponse {
     pub time_window: Option<String>,
     /// True when nothing answered the question.
     pub not_found: bool,
+    /// How the question was read: each term the ranking looks for, with the synonyms and
+    /// translations that also count for it (shown by `--explain`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<Vec<String>>,
 }
 
 /// Best evidence covering less of the question than this is not an answer.
@@ -144,17 +148,34 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             .then_with(|| a.rep().hit.id.cmp(&b.rep().hit.id))
     });
     clusters.truncate(MAX_CITATIONS);
+    // A cluster speaks in the question's language when one of its copies does: a Japanese
+    // question is answered from the Japanese copy of an announcement posted in both languages.
+    let ja = crate::query::language(input.question) == crate::query::Lang::Ja;
+    for c in &mut clusters {
+        let rep_coverage = c.rep().coverage;
+        if text::is_japanese(c.rep().passage_text()) == ja {
+            continue;
+        }
+        if let Some(i) = c
+            .members
+            .iter()
+            .position(|m| text::is_japanese(m.passage_text()) == ja && m.coverage >= rep_coverage.min(ANSWER_COVERAGE))
+        {
+            let m = c.members.remove(i);
+            c.members.insert(0, m);
+        }
+    }
     let found = clusters.first().is_some_and(|c| c.rep().coverage >= ANSWER_COVERAGE);
     let focus = conflict::focus(input.question, input.intent.intent);
     // "When was the last incident?" asks for the latest of many events: their different dates
     // are not a disagreement.
-    let latest_of_many = input.analysis.prefer_recent && focus == Some(crate::values::ValueKind::Date);
+    let latest_of_many = input.analysis.latest && focus == Some(crate::values::ValueKind::Date);
     let disagreement = if found && !latest_of_many {
         conflict::detect(&clusters, input.analysis, input.lexicon, focus)
     } else {
         None
     };
-    let lead = lead_index(&clusters, disagreement.as_ref());
+    let lead = lead_index(&clusters, disagreement.as_ref(), &input, focus);
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if !found {
         confidence.level = Level::Low;
@@ -216,6 +237,12 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         sources: reports,
         time_window: input.analysis.time_note.clone(),
         not_found: !found,
+        terms: input
+            .analysis
+            .concepts
+            .iter()
+            .map(|c| c.alternatives.iter().map(|(toks, _)| toks.join(" ")).collect())
+            .collect(),
     }
 }
 
@@ -288,16 +315,44 @@ fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::values::Valu
 
 /// The cluster the answer leads with: the best, unless sources disagree, in which case the most
 /// recent position whose evidence ranks close to the best.
-fn lead_index(clusters: &[Cluster], d: Option<&Disagreement>) -> usize {
+/// Evidence within this share of the best score may lead when it states the value the question
+/// asks for and the best does not.
+const VALUE_LEAD_REACH: f64 = 0.8;
+
+/// The cluster the answer leads with: the best, or with a disagreement the newest side's best
+/// within reach; when the question asks for a value ("when", "how long", "how much") and the best
+/// evidence states none, the nearest evidence that states one and answers the question as well.
+fn lead_index(
+    clusters: &[Cluster],
+    d: Option<&Disagreement>,
+    input: &ComposeInput,
+    focus: Option<crate::values::ValueKind>,
+) -> usize {
     let Some(top) = clusters.first().map(Cluster::score) else {
         return 0;
     };
-    d.and_then(|d| {
+    if let Some(i) = d.and_then(|d| {
         d.sides
             .iter()
             .find_map(|s| s.clusters.iter().copied().find(|&i| clusters[i].score() >= top * 0.85))
-    })
-    .unwrap_or(0)
+    }) {
+        return i;
+    }
+    let Some(kind) = focus else { return 0 };
+    let states = |c: &Cluster| {
+        let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
+        conflict::claimed_value(&claim, kind).is_some() && !conflict::is_withdrawn(&claim)
+    };
+    if states(&clusters[0]) {
+        return 0;
+    }
+    clusters
+        .iter()
+        .enumerate()
+        .skip(1)
+        .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
+        .find(|(_, c)| c.rep().coverage >= ANSWER_COVERAGE && states(c))
+        .map_or(0, |(i, _)| i)
 }
 
 fn write_answer(
@@ -522,6 +577,12 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
         r.intent.intent
     ));
     if explain {
+        if !r.terms.is_empty() {
+            out.push_str("\n**Question terms** (each with what else counts for it)\n");
+            for t in &r.terms {
+                out.push_str(&format!("- {}\n", t.join(" | ")));
+            }
+        }
         out.push_str("\n**Scores**\n");
         for c in &r.citations {
             out.push_str(&format!("[{}] {} score {:.3}\n", c.n, c.id, c.score));

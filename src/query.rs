@@ -32,8 +32,11 @@ pub struct Analysis {
     pub time_note: Option<String>,
     /// The question asks which tool, command or integration does something.
     pub tool_question: bool,
-    /// The question asks for the latest of something ("the last incident", "前回の障害").
+    /// The question asks for recent evidence ("recent pricing talks", "the last incident").
     pub prefer_recent: bool,
+    /// The question asks for the single latest occurrence ("the last incident", "前回の障害"),
+    /// not just recent ones.
+    pub latest: bool,
     /// The keywords and phrases as ranking matches them: tokens, with their expansions.
     #[serde(skip)]
     pub concepts: Vec<Concept>,
@@ -48,9 +51,13 @@ pub struct Concept {
 
 /// Weight of a synonym or translation against the word itself.
 pub const EXPANSION_WEIGHT: f64 = 0.6;
+/// Weight of a translation (a lexicon member in the other language) against the word itself.
+pub const TRANSLATION_WEIGHT: f64 = 0.9;
 
 fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
-    a.keywords
+    let words = split_compounds(&a.keywords, lexicon);
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    words
         .iter()
         .chain(&a.phrases)
         .filter_map(|w| {
@@ -58,11 +65,35 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
             if toks.is_empty() {
                 return None;
             }
+            let syns = expand(std::slice::from_ref(w), lexicon);
+            // Two words of one lexicon group ("年末年始の休業") are one concept, not two that any
+            // member of the group would cover at once.
+            let mut group: Vec<String> = syns
+                .iter()
+                .chain(std::iter::once(w))
+                .map(|x| text::normalize(x))
+                .collect();
+            group.sort();
+            if !syns.is_empty() {
+                if groups
+                    .iter()
+                    .any(|g| g.iter().all(|x| group.contains(x)) || group.iter().all(|x| g.contains(x)))
+                {
+                    return None;
+                }
+                groups.push(group);
+            }
             let mut alts = vec![(toks, 1.0)];
-            for syn in expand(std::slice::from_ref(w), lexicon) {
+            for syn in syns {
                 let t = text::terms(&syn);
                 if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
-                    alts.push((t, EXPANSION_WEIGHT));
+                    // The same word in the other language is nearer than a synonym.
+                    let weight = if text::is_japanese(&syn) != text::is_japanese(w) {
+                        TRANSLATION_WEIGHT
+                    } else {
+                        EXPANSION_WEIGHT
+                    };
+                    alts.push((t, weight));
                 }
             }
             Some(Concept { alternatives: alts })
@@ -155,10 +186,12 @@ const QUESTION_FILLER: &[&str] = &[
     "me",
 ];
 
-/// Words that ask for the latest of something; they set `prefer_recent` instead of being searched.
+/// Words that ask for recent evidence; they set `prefer_recent` instead of being searched.
 const RECENCY_WORDS: &[&str] = &[
-    "latest", "last", "recent", "newest", "previous", "前回", "最新", "直近", "最近",
+    "latest", "last", "recent", "recently", "lately", "newest", "previous", "前回", "最新", "直近", "最近",
 ];
+/// Those of them that ask for the single latest occurrence; they also set `latest`.
+const LATEST_WORDS: &[&str] = &["latest", "last", "newest", "previous", "前回", "最新", "直近"];
 
 /// Words that say what kind of answer is wanted (a person, a status), not what the question is
 /// about.
@@ -188,6 +221,28 @@ const ANSWER_TYPE_WORDS: &[&str] = &[
     "準備状況",
     "検討状況",
     "進み具合",
+    // what a decision question wants to know ("what did we decide about CI?" is about CI)
+    "decide",
+    "decided",
+    "decision",
+    "decisions",
+    "settle",
+    "settled",
+    "pick",
+    "picked",
+    "choose",
+    "chose",
+    "chosen",
+    "select",
+    "selected",
+    "決定",
+    "決め",
+    "選定",
+    // what a "when" or "how long" question wants to know ("休業期間はいつから？")
+    "期間",
+    "日程",
+    "時期",
+    "日時",
 ];
 
 const TOOL_WORDS: &[&str] = &[
@@ -487,6 +542,71 @@ pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
     out
 }
 
+/// Japanese compounds split at the lexicon's words and the answer-type words they contain
+/// ("休業期間" -> "休業", "期間"; "適格請求書" -> "適格", "請求書"), so that each part is a concept
+/// of its own; answer-type parts and one-character remnants are dropped.
+fn split_compounds(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let known = |w: &str| ANSWER_TYPE_WORDS.contains(&w) || lexicon.synonyms.iter().flatten().any(|m| m == w);
+    fn pieces<'a>(w: &'a str, known: &dyn Fn(&str) -> bool, out: &mut Vec<&'a str>) {
+        let chars: Vec<(usize, char)> = w.char_indices().collect();
+        let n = chars.len();
+        let end_of = |i: usize| chars.get(i).map_or(w.len(), |c| c.0);
+        // The longest known word inside, leftmost first.
+        for len in (2..n).rev() {
+            for start in 0..=n - len {
+                let sub = &w[chars[start].0..end_of(start + len)];
+                if known(sub) {
+                    pieces(&w[..chars[start].0], known, out);
+                    out.push(sub);
+                    pieces(&w[end_of(start + len)..], known, out);
+                    return;
+                }
+            }
+        }
+        if n >= 2 {
+            out.push(w);
+        }
+    }
+    for k in keywords {
+        let nk = text::normalize(k);
+        if k.is_ascii() || nk.chars().count() < 3 {
+            out.push(k.clone());
+            continue;
+        }
+        let mut parts = Vec::new();
+        if known(&nk) {
+            parts.push(nk.as_str());
+        } else {
+            pieces(&nk, &known, &mut parts);
+        }
+        let kept: Vec<&str> = parts
+            .iter()
+            .copied()
+            .filter(|p| !ANSWER_TYPE_WORDS.contains(p))
+            .collect();
+        if kept.is_empty() {
+            out.push(k.clone());
+        }
+        for p in kept {
+            if !out.iter().any(|o| o == p) {
+                out.push(p.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// True when "last" ends the question, where it is the verb ("how long did it last?").
+fn ends_with_verb_last(question: &str) -> bool {
+    let q = text::normalize(question);
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.last() == Some(&"last") && words.iter().filter(|w| **w == "last").count() == 1
+}
+
 /// Analyses a question against the clock `now`.
 pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
     let mut a = Analysis::default();
@@ -547,6 +667,15 @@ pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysi
     let is_in = |k: &String, list: &[&str]| list.contains(&text::normalize(k).as_str());
     if a.keywords.iter().any(|k| is_in(k, RECENCY_WORDS)) {
         a.prefer_recent = true;
+        a.latest = a.keywords.iter().any(|k| is_in(k, LATEST_WORDS));
+        if a.latest && ends_with_verb_last(question) {
+            // "How long did the outage last?": the verb, not "the last outage".
+            a.latest = false;
+            a.prefer_recent = a
+                .keywords
+                .iter()
+                .any(|k| is_in(k, RECENCY_WORDS) && text::normalize(k) != "last");
+        }
         if a.keywords.len() > 1 {
             a.keywords.retain(|k| !is_in(k, RECENCY_WORDS));
         }
@@ -641,5 +770,64 @@ mod tests {
         assert!(ja.expansions.contains(&"release".to_string()), "{:?}", ja.expansions);
         assert!(analyze("Which tool lets me page the on-call?", now(), &lexicon()).tool_question);
         assert!(!analyze("Who is on call?", now(), &lexicon()).tool_question);
+    }
+
+    /// The first token list of each concept (the word itself).
+    fn heads(a: &Analysis) -> Vec<String> {
+        a.concepts.iter().map(|c| c.alternatives[0].0.join(" ")).collect()
+    }
+
+    #[test]
+    fn japanese_compounds_split_at_known_words() {
+        let lx = lexicon();
+        // "期間" asks for the answer's kind (a period); "休業" is the subject.
+        let a = analyze("年末年始の休業期間はいつから？", now(), &lx);
+        let h = heads(&a);
+        assert!(!h.iter().any(|t| t.contains("期間")), "{h:?}");
+        // Two words of one lexicon group (year-end holidays, closure) make one concept.
+        assert_eq!(h.len(), 1, "{h:?}");
+        let a = analyze("適格請求書の対応", now(), &lx);
+        let h = heads(&a);
+        assert!(
+            h.contains(&"適格".to_string()) && h.contains(&"請求 求書".to_string()),
+            "{h:?}"
+        );
+    }
+
+    #[test]
+    fn translations_weigh_more_than_synonyms() {
+        let a = analyze("大阪オフィス", now(), &lexicon());
+        let osaka = &a.concepts[0].alternatives;
+        let en = osaka.iter().find(|(t, _)| t == &["osaka".to_string()]).unwrap();
+        assert_eq!(en.1, TRANSLATION_WEIGHT);
+        let b = analyze("office", now(), &lexicon());
+        let ja = b.concepts[0]
+            .alternatives
+            .iter()
+            .find(|(t, _)| t.join("") == "拠点")
+            .unwrap();
+        assert_eq!(ja.1, TRANSLATION_WEIGHT);
+        let b = analyze("outage", now(), &lexicon());
+        let syn = b.concepts[0]
+            .alternatives
+            .iter()
+            .find(|(t, _)| t[0] == "incid")
+            .unwrap();
+        assert_eq!(syn.1, EXPANSION_WEIGHT);
+    }
+
+    #[test]
+    fn latest_versus_recent_versus_the_verb_last() {
+        let lx = lexicon();
+        let a = analyze("When was the last incident?", now(), &lx);
+        assert!(a.latest && a.prefer_recent);
+        let a = analyze("最近の価格の議論をまとめて", now(), &lx);
+        assert!(a.prefer_recent && !a.latest);
+        let a = analyze("How long did the EU login outage last?", now(), &lx);
+        assert!(!a.latest && !a.prefer_recent);
+        assert!(!a.keywords.contains(&"last".to_string()), "{:?}", a.keywords);
+        // Decision words say what is asked, not what it is about.
+        let a = analyze("What was decided about CI tooling?", now(), &lx);
+        assert_eq!(a.keywords, ["ci", "tooling"]);
     }
 }

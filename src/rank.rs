@@ -140,6 +140,8 @@ const B: f64 = 0.75;
 const FUZZY_WEIGHT: f64 = 0.7;
 /// The least weight freshness has when the question asks for the latest of something.
 const RECENT_FRESHNESS_WEIGHT: f64 = 0.35;
+/// The longest freshness half-life when the question asks for the latest of something.
+const RECENT_HALF_LIFE_DAYS: f64 = 30.0;
 /// Freshness of evidence with no date.
 const UNDATED_FRESHNESS: f64 = 0.3;
 
@@ -501,14 +503,24 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
     }
     let max_bm25 = best.iter().flatten().map(|b| b.1).fold(0.0, f64::max);
     let mut w = cx.policy.weights;
-    if cx.analysis.prefer_recent && w.freshness < RECENT_FRESHNESS_WEIGHT {
-        // "the last incident": recency decides among matching evidence.
-        let rest = 1.0 - w.freshness;
-        let scale = (1.0 - RECENT_FRESHNESS_WEIGHT) / rest.max(1e-9);
-        w.keyword *= scale;
-        w.authority *= scale;
-        w.completeness *= scale;
-        w.freshness = RECENT_FRESHNESS_WEIGHT;
+    let mut half_life = cx.policy.half_life_days;
+    if cx.analysis.latest {
+        // "the last incident" asks for the newest occurrence: recency decides among matching
+        // evidence, on a scale of weeks, and a page's authority says it is official, not that it
+        // reports the latest occurrence, so its weight goes to recency too.
+        half_life = half_life.min(RECENT_HALF_LIFE_DAYS);
+        w.freshness += w.authority;
+        w.authority = 0.0;
+    }
+    if cx.analysis.prefer_recent {
+        // "recent pricing talks": recency counts at least this much among matching evidence.
+        if w.freshness < RECENT_FRESHNESS_WEIGHT {
+            let rest = 1.0 - w.freshness;
+            let scale = (1.0 - RECENT_FRESHNESS_WEIGHT) / rest.max(1e-9);
+            w.keyword *= scale;
+            w.completeness *= scale;
+            w.freshness = RECENT_FRESHNESS_WEIGHT;
+        }
     }
     // Score every matching hit; only the `limit` best become evidence.
     struct Scored {
@@ -536,7 +548,7 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
         let fresh = if h.kind == EvidenceKind::Tool {
             1.0
         } else {
-            freshness(h.timestamp, cx.now, cx.policy.half_life_days)
+            freshness(h.timestamp, cx.now, half_life)
         };
         let source_weight = *source_weights.entry(h.source.as_str()).or_insert_with(|| {
             let kind = cx.source_kinds.get(&h.source).map(String::as_str).unwrap_or("");

@@ -227,6 +227,33 @@ async fn cross_posted_announcements_collapse_into_one_citation() {
 }
 
 #[tokio::test]
+async fn a_cross_posted_answer_is_read_in_the_question_s_language() {
+    let e = engine();
+    let en = e.ask("When are we closed over the holidays?", &opts()).await.unwrap();
+    let ja = e.ask("年末年始はいつから休業ですか？", &opts()).await.unwrap();
+    e.shutdown().await;
+    let lead = |r: &AskResponse| r.answer.lines().next().unwrap_or("").to_string();
+    assert!(lead(&en).contains("December 27"), "{}", en.answer);
+    assert!(lead(&ja).contains("12月27日"), "{}", ja.answer);
+}
+
+#[tokio::test]
+async fn the_latest_occurrence_leads_a_last_x_question() {
+    let e = engine();
+    for q in ["When was the last incident?", "前回の障害はいつでしたか？"] {
+        let r = e.ask(q, &opts()).await.unwrap();
+        // The newest incident report, not the incident runbook (an official page, but no occurrence).
+        assert_eq!(r.citations[0].id, id("rocketchat", "inc-osaka"), "{q}: {}", r.answer);
+        assert!(
+            r.answer.lines().next().unwrap_or("").contains("11月12日"),
+            "{q}: {}",
+            r.answer
+        );
+    }
+    e.shutdown().await;
+}
+
+#[tokio::test]
 async fn an_unanswerable_question_says_not_found_with_low_confidence() {
     let e = engine();
     for q in ["What is the address of our Mars office?", "火星オフィスの住所は？"] {
