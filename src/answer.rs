@@ -20,7 +20,7 @@ use crate::sources::{SourceOutcome, SourceStatus};
 use crate::text;
 
 /// One piece of cited evidence (contracts section 4: `citations[]`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Citation {
     pub n: usize,
     pub id: String,
@@ -40,14 +40,14 @@ pub struct Citation {
     pub properties: BTreeMap<String, String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Position {
     pub claim: String,
     pub citations: Vec<usize>,
     pub date: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Conflict {
     pub about: String,
     /// Newest first.
@@ -55,7 +55,7 @@ pub struct Conflict {
 }
 
 /// What one source did (contracts section 4: `sources[]`).
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct SourceReport {
     pub name: String,
     pub status: SourceStatus,
@@ -69,7 +69,7 @@ pub struct SourceReport {
 }
 
 /// The answer object of contracts section 4.
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct AskResponse {
     pub question: String,
     pub intent: Classified,

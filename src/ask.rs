@@ -38,6 +38,8 @@ pub struct AskOptions {
     pub deadline: Option<Duration>,
     /// Rank as a baseline instead of by the intent's policy (evaluation).
     pub baseline: Option<Baseline>,
+    /// Told about each source as it finishes (progress reporting).
+    pub on_source_done: Option<crate::sources::pool::OnSourceDone>,
 }
 
 /// The naive strategies that `sagasu eval` measures the policies against. Both ask every
@@ -216,7 +218,10 @@ impl Engine {
                 );
             }
             let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
-            let mut outcomes = self.pool.search_all(&plan, deadline).await;
+            let mut outcomes = self
+                .pool
+                .search_all_with(&plan, deadline, opts.on_source_done.as_ref())
+                .await;
             self.broaden(
                 &mut outcomes,
                 &plan,

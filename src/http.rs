@@ -19,6 +19,32 @@ pub async fn serve<H>(
 where
     H: ServerHandler + Clone + Send + Sync + 'static,
 {
+    serve_with_token(handler, listener, shutdown, None).await
+}
+
+/// True when the request carries `Authorization: Bearer <token>` (compared in constant time).
+fn authorized(headers: &axum::http::HeaderMap, token: &str) -> bool {
+    let Some(given) = headers
+        .get(axum::http::header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "))
+    else {
+        return false;
+    };
+    let (a, b) = (given.trim().as_bytes(), token.as_bytes());
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// `serve`, and when `token` is set every request must carry it as a bearer token (401 without).
+pub async fn serve_with_token<H>(
+    handler: H,
+    listener: tokio::net::TcpListener,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+    token: Option<String>,
+) -> std::io::Result<()>
+where
+    H: ServerHandler + Clone + Send + Sync + 'static,
+{
     let ct = CancellationToken::new();
     let local = listener.local_addr()?;
     let mut config = StreamableHttpServerConfig::default().with_cancellation_token(ct.child_token());
@@ -31,7 +57,28 @@ where
         Arc::new(LocalSessionManager::default()),
         config,
     );
-    let app = axum::Router::new().nest_service("/mcp", service);
+    let mut app = axum::Router::new().nest_service("/mcp", service);
+    if let Some(token) = token {
+        let token = Arc::new(token);
+        app = app.layer(axum::middleware::from_fn(
+            move |req: axum::extract::Request, next: axum::middleware::Next| {
+                let token = token.clone();
+                async move {
+                    if authorized(req.headers(), &token) {
+                        next.run(req).await
+                    } else {
+                        use axum::response::IntoResponse;
+                        (
+                            axum::http::StatusCode::UNAUTHORIZED,
+                            [(axum::http::header::WWW_AUTHENTICATE, "Bearer")],
+                            "a bearer token is required (Authorization: Bearer $SAGASU_TOKEN)\n",
+                        )
+                            .into_response()
+                    }
+                }
+            },
+        ));
+    }
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
             shutdown.await;

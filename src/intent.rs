@@ -6,7 +6,7 @@ use serde::Serialize;
 use crate::policy::{Intent, IntentCues};
 
 /// The classified intent(s) of a question (contracts section 4: `intent`).
-#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct Classified {
     #[serde(rename = "type")]
     pub intent: Intent,

@@ -23,6 +23,7 @@ pub mod policy;
 pub mod query;
 pub mod rank;
 pub mod report;
+pub mod serve;
 pub mod sources;
 pub mod text;
 pub mod values;

@@ -128,6 +128,20 @@ enum Command {
         #[arg(required = true)]
         sets: Vec<PathBuf>,
     },
+    /// Serve the `ask` tool to AI assistants over MCP (stdio by default).
+    Serve {
+        /// The configuration file (default: the bundled demo).
+        #[arg(long)]
+        config: Option<PathBuf>,
+        /// Use this policy folder instead of the configuration's.
+        #[arg(long)]
+        policies: Option<PathBuf>,
+        /// Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765) instead of stdio.
+        /// With SAGASU_TOKEN set, every request needs `Authorization: Bearer $SAGASU_TOKEN`;
+        /// an address beyond loopback requires it.
+        #[arg(long)]
+        http: Option<String>,
+    },
     /// Serve an offline export as an MCP server (stdio by default).
     Source {
         /// Which kind of export.
@@ -405,6 +419,61 @@ async fn run(cli: Cli) -> ExitCode {
                 }
             }
             ExitCode::SUCCESS
+        }
+        Command::Serve { config, policies, http } => {
+            let addr = match http.as_deref().map(sagasu::http::parse_addr).transpose() {
+                Ok(a) => a,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
+            };
+            let token = std::env::var("SAGASU_TOKEN").ok().filter(|t| !t.trim().is_empty());
+            if let Some(a) = addr
+                && !a.ip().is_loopback()
+                && token.is_none()
+            {
+                eprintln!(
+                    "error: `{a}` is reachable from other machines; set SAGASU_TOKEN to a secret first \
+                     (every request must then carry it as a bearer token), or bind 127.0.0.1"
+                );
+                return ExitCode::from(2);
+            }
+            let path = config.unwrap_or_else(sagasu::demo_config_path);
+            let engine = match Engine::load(&path, policies.as_deref()) {
+                Ok(e) => std::sync::Arc::new(e),
+                Err(d) => {
+                    eprintln!("error: invalid configuration or policies\n{d}");
+                    return ExitCode::from(2);
+                }
+            };
+            let result = match addr {
+                None => sagasu::serve::run_stdio(engine).await,
+                Some(addr) => match tokio::net::TcpListener::bind(addr).await {
+                    Ok(listener) => {
+                        let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
+                        let auth = if token.is_some() {
+                            " (bearer token required)"
+                        } else {
+                            ""
+                        };
+                        eprintln!("sagasu: serving `ask` at http://{local}/mcp{auth}");
+                        sagasu::serve::run_http(engine, listener, token).await
+                    }
+                    Err(e) => {
+                        eprintln!("error: cannot listen on `{addr}`: {e}");
+                        engine.shutdown().await;
+                        return ExitCode::from(2);
+                    }
+                },
+            };
+            match result {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprintln!("error: {e:#}");
+                    ExitCode::from(1)
+                }
+            }
         }
         Command::Source {
             kind,

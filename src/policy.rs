@@ -15,7 +15,9 @@ use crate::hit::EvidenceKind;
 use crate::yaml::{Diagnostics, Document};
 
 /// The seven kinds of question.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Intent {
     #[default]

@@ -19,7 +19,7 @@ use crate::query::Analysis;
 use crate::text;
 
 /// One factor's part in a score.
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
 pub struct Explain {
     pub factor: &'static str,
     pub weight: f64,

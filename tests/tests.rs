@@ -11,5 +11,7 @@ mod common;
 mod eval;
 #[path = "it/offline_mcp.rs"]
 mod offline_mcp;
+#[path = "it/serve.rs"]
+mod serve;
 #[path = "it/sources.rs"]
 mod sources;

@@ -15,7 +15,7 @@ use super::{Connection, SourceError, SourceQuery, SourceResult};
 use crate::config::Config;
 use crate::hit::Hit;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceStatus {
     Ok,
@@ -23,6 +23,17 @@ pub enum SourceStatus {
     Timeout,
     Error,
     Skipped,
+}
+
+/// Told about each asked source as it finishes (the MCP server turns this into progress
+/// notifications).
+#[derive(Clone)]
+pub struct OnSourceDone(pub Arc<dyn Fn(&SourceOutcome) + Send + Sync>);
+
+impl std::fmt::Debug for OnSourceDone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("OnSourceDone")
+    }
 }
 
 /// What one source did for one question.
@@ -128,6 +139,16 @@ impl SourcePool {
     /// translated query; a source without one is skipped with `why_skipped`. The whole fan-out
     /// ends at `deadline`: a source still running then is recorded as timed out.
     pub async fn search_all(&self, queries: &HashMap<String, SourceQuery>, deadline: Duration) -> Vec<SourceOutcome> {
+        self.search_all_with(queries, deadline, None).await
+    }
+
+    /// `search_all`, telling `on_done` about each asked source as it finishes.
+    pub async fn search_all_with(
+        &self,
+        queries: &HashMap<String, SourceQuery>,
+        deadline: Duration,
+        on_done: Option<&OnSourceDone>,
+    ) -> Vec<SourceOutcome> {
         let calls = self.conns.iter().map(|c| {
             let name = c.config.name.clone();
             let limit = self.limit.clone();
@@ -151,6 +172,9 @@ impl SourcePool {
                 let out = SourceOutcome::from_result(&name, r, start.elapsed());
                 tracing::Span::current().record("latency_ms", out.latency_ms).record("hits", out.hits.len());
                 tracing::debug!(status = ?out.status, "source finished");
+                if let Some(f) = on_done {
+                    (f.0)(&out);
+                }
                 out
             }
             .instrument(span)
