@@ -322,13 +322,21 @@ pub async fn run_http(
     Ok(())
 }
 
+/// Time for the last answers to reach their clients after the asks are done (an answer is
+/// written after its ask's future ends) before the sessions close.
+const FLUSH: Duration = Duration::from_millis(300);
+
 /// Refuses new asks and waits for the running ones, up to `SHUTDOWN_GRACE`.
 async fn finish(asks: &TaskTracker) {
     asks.close();
+    if !asks.is_empty() {
+        tracing::info!(running = asks.len(), "shutting down: letting the running asks finish");
+    }
     if tokio::time::timeout(SHUTDOWN_GRACE, asks.wait()).await.is_err() {
         tracing::warn!(
             running = asks.len(),
             "asks still running after the grace period; stopping them"
         );
     }
+    tokio::time::sleep(FLUSH).await;
 }

@@ -232,3 +232,241 @@ async fn cancelling_a_request_stops_the_ask_and_its_source_calls() {
     c.cancel().await.unwrap();
     engine.shutdown().await;
 }
+
+// ---- End to end: the built binary over stdio and over HTTP ----
+
+/// A copy of the demo configuration in its own folder (the data linked in), so that the
+/// server's source processes carry a path unique to this test in their command lines.
+fn private_demo(extra_slack_args: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for part in ["slack", "notion", "rocketchat", "tools"] {
+        std::os::unix::fs::symlink(demo().join(part), dir.path().join(part)).unwrap();
+    }
+    let yaml = std::fs::read_to_string(demo().join("sagasu.yaml"))
+        .unwrap()
+        .replace("[sagasu,", &format!("[{:?},", crate::common::bin()))
+        .replace("--data, slack]", &format!("--data, slack{extra_slack_args}]"))
+        .replace("timeout_ms: 10000", "timeout_ms: 30000")
+        .replace(
+            "../../policies",
+            &crate::common::repo().join("policies").display().to_string(),
+        );
+    std::fs::write(dir.path().join("sagasu.yaml"), yaml).unwrap();
+    dir
+}
+
+/// Processes whose command line mentions `marker` (Linux /proc).
+fn processes_mentioning(marker: &std::path::Path) -> Vec<String> {
+    let marker = marker.to_string_lossy().to_string();
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        if let Ok(cmd) = std::fs::read(entry.path().join("cmdline")) {
+            let cmd = String::from_utf8_lossy(&cmd).replace('\0', " ");
+            if cmd.contains(&marker) {
+                out.push(cmd);
+            }
+        }
+    }
+    out
+}
+
+async fn no_processes_left(marker: &std::path::Path) {
+    let start = std::time::Instant::now();
+    while !processes_mentioning(marker).is_empty() && start.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(
+        processes_mentioning(marker),
+        Vec::<String>::new(),
+        "processes outlived the server"
+    );
+}
+
+fn check_answer(r: &CallToolResult) {
+    assert_ne!(r.is_error, Some(true), "{r:?}");
+    let s = r.structured_content.as_ref().expect("structured content");
+    assert!(!s["citations"].as_array().unwrap().is_empty(), "{s}");
+    assert!(sagasu::sources::result_text(r).contains("[1]"));
+}
+
+#[tokio::test]
+async fn the_binary_serves_ask_over_stdio_and_leaves_no_process_behind() {
+    let dir = private_demo("");
+    let mut child = tokio::process::Command::new(crate::common::bin())
+        .args(["serve", "--config"])
+        .arg(dir.path().join("sagasu.yaml"))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let transport = (child.stdout.take().unwrap(), child.stdin.take().unwrap());
+    let c = ().serve(transport).await.expect("handshake over stdio");
+    let tools = c.peer().list_all_tools().await.unwrap();
+    assert_eq!(tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(), ["ask"]);
+    let r = c
+        .peer()
+        .call_tool(
+            CallToolRequestParams::new("ask").with_arguments(
+                json!({"question": "年額払いの割引はどうなった？"})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ),
+        )
+        .await
+        .unwrap();
+    check_answer(&r);
+    assert!(
+        !processes_mentioning(dir.path()).is_empty(),
+        "the sources run as child processes"
+    );
+    // Closing stdin ends the server, and its sources with it.
+    c.cancel().await.unwrap();
+    let status = tokio::time::timeout(Duration::from_secs(20), child.wait())
+        .await
+        .expect("the server exits when stdin closes")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    no_processes_left(dir.path()).await;
+}
+
+/// Starts `sagasu serve --http 127.0.0.1:0` and returns it with its URL.
+async fn http_server(dir: &std::path::Path, token: Option<&str>) -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    let mut cmd = tokio::process::Command::new(crate::common::bin());
+    cmd.args(["serve", "--config"])
+        .arg(dir.join("sagasu.yaml"))
+        .args(["--http", "127.0.0.1:0"])
+        .env_remove("SAGASU_TOKEN")
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    if let Some(t) = token {
+        cmd.env("SAGASU_TOKEN", t);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(20), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(i) = line.find("http://") {
+                return line[i..].split_whitespace().next().unwrap().to_string();
+            }
+        }
+        panic!("the server never said where it listens");
+    })
+    .await
+    .unwrap();
+    // Keep draining stderr so that the server never blocks on a full pipe.
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, url)
+}
+
+async fn http_client(url: &str, token: Option<&str>) -> RunningService<RoleClient, ()> {
+    use rmcp::transport::StreamableHttpClientTransport;
+    use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+    let mut cfg = StreamableHttpClientTransportConfig::with_uri(url);
+    if let Some(t) = token {
+        cfg = cfg.auth_header(t.to_string());
+    }
+    ().serve(StreamableHttpClientTransport::from_config(cfg))
+        .await
+        .expect("handshake over HTTP")
+}
+
+/// The status code of a bare POST to `url` (no token).
+async fn bare_post_status(url: &str) -> u16 {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let rest = url.strip_prefix("http://").unwrap();
+    let (host, path) = rest.split_once('/').unwrap();
+    let mut s = tokio::net::TcpStream::connect(host).await.unwrap();
+    let body = r#"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#;
+    let req = format!(
+        "POST /{path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(req.as_bytes()).await.unwrap();
+    let mut buf = Vec::new();
+    let _ = s.read_to_end(&mut buf).await;
+    let head = String::from_utf8_lossy(&buf);
+    head.split_whitespace().nth(1).and_then(|c| c.parse().ok()).unwrap_or(0)
+}
+
+#[tokio::test]
+async fn the_binary_serves_ask_over_http_without_a_token() {
+    let dir = private_demo("");
+    let (mut child, url) = http_server(dir.path(), None).await;
+    let c = http_client(&url, None).await;
+    assert_eq!(c.peer().list_all_tools().await.unwrap().len(), 1);
+    let r = c
+        .peer()
+        .call_tool(
+            CallToolRequestParams::new("ask").with_arguments(
+                json!({"question": "Who owns the SOC 2 audit?"})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ),
+        )
+        .await
+        .unwrap();
+    check_answer(&r);
+    c.cancel().await.unwrap();
+    child.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn with_a_token_set_http_requires_it_and_a_signal_lets_the_ask_finish() {
+    // Slack answers 1.5 s late, so that an ask is in flight when the signal arrives.
+    let dir = private_demo(", --latency-ms, '1500'");
+    let (mut child, url) = http_server(dir.path(), Some("s3cret-token")).await;
+    assert_eq!(bare_post_status(&url).await, 401);
+    let c = http_client(&url, Some("s3cret-token")).await;
+    assert_eq!(c.peer().list_all_tools().await.unwrap().len(), 1);
+    let peer = c.peer().clone();
+    let in_flight = tokio::spawn(async move {
+        peer.call_tool(
+            CallToolRequestParams::new("ask").with_arguments(
+                json!({"question": "What did we decide about the Pro plan price?"})
+                    .as_object()
+                    .cloned()
+                    .unwrap(),
+            ),
+        )
+        .await
+    });
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let pid = child.id().unwrap().to_string();
+    assert!(
+        std::process::Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let r = tokio::time::timeout(Duration::from_secs(20), in_flight)
+        .await
+        .expect("the in-flight ask finishes")
+        .unwrap()
+        .expect("and is answered");
+    check_answer(&r);
+    let status = tokio::time::timeout(Duration::from_secs(40), child.wait())
+        .await
+        .expect("the server exits after the signal")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    no_processes_left(dir.path()).await;
+    drop(c);
+}
+
+#[test]
+fn binding_beyond_loopback_needs_a_token() {
+    let out = std::process::Command::new(crate::common::bin())
+        .args(["serve", "--http", "0.0.0.0:0"])
+        .env_remove("SAGASU_TOKEN")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("SAGASU_TOKEN"), "{err}");
+}
