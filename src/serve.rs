@@ -137,7 +137,11 @@ pub fn input_schema() -> Arc<JsonObject> {
 
 /// The JSON schema of `structuredContent`: the contract object (contracts section 4).
 pub fn output_schema() -> Arc<JsonObject> {
-    let schema = schemars::schema_for!(AskResponse);
+    // Generated for serializing: a field left out when empty is not required.
+    let schema = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator()
+        .into_root_schema_for::<AskResponse>();
     match serde_json::to_value(schema) {
         Ok(serde_json::Value::Object(o)) => Arc::new(o),
         _ => Arc::new(JsonObject::new()),
