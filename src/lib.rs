@@ -17,6 +17,7 @@ pub mod hit;
 pub mod http;
 pub mod index;
 pub mod intent;
+pub mod live;
 pub mod offline;
 pub mod par;
 pub mod policy;

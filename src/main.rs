@@ -147,8 +147,15 @@ enum Command {
         /// Which kind of export.
         kind: OfflineKind,
         /// The export folder.
-        #[arg(long)]
-        data: PathBuf,
+        #[arg(long, required_unless_present = "url")]
+        data: Option<PathBuf>,
+        /// A live RocketChat server (only `rocketchat`), e.g. https://chat.example.com; the
+        /// personal access token comes from ROCKETCHAT_USER_ID and ROCKETCHAT_TOKEN.
+        #[arg(long, conflicts_with = "data")]
+        url: Option<String>,
+        /// Rooms searched at once on a live RocketChat server.
+        #[arg(long, default_value_t = 6)]
+        concurrency: usize,
         /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8701) instead of stdio.
         #[arg(long)]
         http: Option<String>,
@@ -478,6 +485,8 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Source {
             kind,
             data,
+            url,
+            concurrency,
             http,
             latency_ms,
         } => {
@@ -487,6 +496,37 @@ async fn run(cli: Cli) -> ExitCode {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
                 }
+            };
+            if let Some(url) = url {
+                if kind != OfflineKind::Rocketchat {
+                    eprintln!("error: `--url` serves a live RocketChat server only; other kinds serve `--data`");
+                    return ExitCode::from(2);
+                }
+                let var = |name: &str| std::env::var(name).ok().filter(|v| !v.trim().is_empty());
+                let (Some(user), Some(token)) = (var("ROCKETCHAT_USER_ID"), var("ROCKETCHAT_TOKEN")) else {
+                    eprintln!(
+                        "error: a live RocketChat server needs a personal access token: set ROCKETCHAT_USER_ID \
+                         and ROCKETCHAT_TOKEN (My Account → Personal Access Tokens)"
+                    );
+                    return ExitCode::from(2);
+                };
+                if !url.starts_with("http://") && !url.starts_with("https://") {
+                    eprintln!("error: `--url` must start with http:// or https://, not `{url}`");
+                    return ExitCode::from(2);
+                }
+                let mut settings = sagasu::live::rocketchat::Settings::new(&url, &user, &token);
+                settings.concurrency = concurrency.max(1);
+                return match sagasu::live::rocketchat::run(settings, addr).await {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("error: {e:#}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
+            let Some(data) = data else {
+                eprintln!("error: `--data` (an export folder) or `--url` (live RocketChat) is required");
+                return ExitCode::from(2);
             };
             match sagasu::offline::run(kind, &data, addr, std::time::Duration::from_millis(latency_ms)).await {
                 Ok(()) => ExitCode::SUCCESS,

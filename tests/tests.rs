@@ -9,8 +9,12 @@ mod cli;
 mod common;
 #[path = "it/eval.rs"]
 mod eval;
+#[path = "it/fake_rocketchat.rs"]
+mod fake_rocketchat;
 #[path = "it/offline_mcp.rs"]
 mod offline_mcp;
+#[path = "it/rocketchat_live.rs"]
+mod rocketchat_live;
 #[path = "it/serve.rs"]
 mod serve;
 #[path = "it/sources.rs"]

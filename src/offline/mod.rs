@@ -160,7 +160,14 @@ impl<H: rmcp::ServerHandler> rmcp::ServerHandler for WithLatency<H> {
         context: rmcp::service::RequestContext<rmcp::RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
         if request.name.contains("search") {
-            tokio::time::sleep(self.latency).await;
+            tokio::select! {
+                () = tokio::time::sleep(self.latency) => {}
+                () = context.ct.cancelled() => {
+                    // The client gave up (its ask was cancelled or ran out of time).
+                    tracing::info!(tool = %request.name, "search cancelled by the client");
+                    return Err(rmcp::ErrorData::internal_error("cancelled by the client", None));
+                }
+            }
         }
         self.inner.call_tool(request, context).await
     }
