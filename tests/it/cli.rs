@@ -106,15 +106,7 @@ fn ask_prints_the_contract_object_as_json() {
     ]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).unwrap();
-    for key in [
-        "question",
-        "intent",
-        "answer",
-        "confidence",
-        "conflicts",
-        "citations",
-        "sources",
-    ] {
+    for key in crate::common::CONTRACT_FIELDS {
         assert!(v.get(key).is_some(), "missing {key}");
     }
     assert_eq!(v["intent"]["type"], "person");

@@ -6,6 +6,17 @@ use std::process::Command;
 use sagasu::config::Config;
 use sagasu::yaml::Document;
 
+/// The fields of the answer object (contracts section 4).
+pub const CONTRACT_FIELDS: [&str; 7] = [
+    "question",
+    "intent",
+    "answer",
+    "confidence",
+    "conflicts",
+    "citations",
+    "sources",
+];
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }

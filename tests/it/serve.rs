@@ -44,7 +44,10 @@ async fn connect(server: SagasuServer) -> (RunningService<RoleClient, Recorder>,
     (rec.clone().serve(b).await.expect("client handshake"), rec)
 }
 
-async fn ask(c: &RunningService<RoleClient, Recorder>, args: Value) -> Result<CallToolResult, rmcp::ServiceError> {
+async fn ask<H: ClientHandler>(
+    c: &RunningService<RoleClient, H>,
+    args: Value,
+) -> Result<CallToolResult, rmcp::ServiceError> {
     c.peer()
         .call_tool(CallToolRequestParams::new("ask").with_arguments(args.as_object().cloned().unwrap()))
         .await
@@ -69,15 +72,7 @@ async fn one_tool_with_schemas_and_a_cited_structured_answer_with_progress() {
     }
     assert_eq!(input["required"], json!(["question"]));
     let output = Value::Object((*t.output_schema.clone().expect("an output schema")).clone());
-    for field in [
-        "question",
-        "intent",
-        "answer",
-        "confidence",
-        "conflicts",
-        "citations",
-        "sources",
-    ] {
+    for field in crate::common::CONTRACT_FIELDS {
         assert!(
             output["properties"][field].is_object(),
             "{field} missing from the output schema"
@@ -308,16 +303,7 @@ async fn the_binary_serves_ask_over_stdio_and_leaves_no_process_behind() {
     let c = ().serve(transport).await.expect("handshake over stdio");
     let tools = c.peer().list_all_tools().await.unwrap();
     assert_eq!(tools.iter().map(|t| t.name.to_string()).collect::<Vec<_>>(), ["ask"]);
-    let r = c
-        .peer()
-        .call_tool(
-            CallToolRequestParams::new("ask").with_arguments(
-                json!({"question": "年額払いの割引はどうなった？"})
-                    .as_object()
-                    .cloned()
-                    .unwrap(),
-            ),
-        )
+    let r = ask(&c, json!({"question": "年額払いの割引はどうなった？"}))
         .await
         .unwrap();
     check_answer(&r);
@@ -399,18 +385,7 @@ async fn the_binary_serves_ask_over_http_without_a_token() {
     let (mut child, url) = http_server(dir.path(), None).await;
     let c = http_client(&url, None).await;
     assert_eq!(c.peer().list_all_tools().await.unwrap().len(), 1);
-    let r = c
-        .peer()
-        .call_tool(
-            CallToolRequestParams::new("ask").with_arguments(
-                json!({"question": "Who owns the SOC 2 audit?"})
-                    .as_object()
-                    .cloned()
-                    .unwrap(),
-            ),
-        )
-        .await
-        .unwrap();
+    let r = ask(&c, json!({"question": "Who owns the SOC 2 audit?"})).await.unwrap();
     check_answer(&r);
     c.cancel().await.unwrap();
     child.kill().await.unwrap();
