@@ -147,8 +147,16 @@ enum Command {
         /// Which kind of export.
         kind: OfflineKind,
         /// The export folder.
-        #[arg(long, required_unless_present = "url")]
+        #[arg(long, required_unless_present_any = ["url", "config"])]
         data: Option<PathBuf>,
+        /// Live upstream MCP servers for the tool catalog (only `tools`): a file with the
+        /// `sources:` of sagasu.yaml; their tools join the catalog and `execute_tool` runs them.
+        #[arg(long, conflicts_with = "url")]
+        config: Option<PathBuf>,
+        /// The execution policy for `--config` upstreams (default: `tools.yaml` in the
+        /// configuration's policy folder; without it, tools run read-only).
+        #[arg(long, requires = "config")]
+        policy: Option<PathBuf>,
         /// A live RocketChat server (only `rocketchat`), e.g. https://chat.example.com; the
         /// personal access token comes from ROCKETCHAT_USER_ID and ROCKETCHAT_TOKEN.
         #[arg(long, conflicts_with = "data")]
@@ -485,6 +493,8 @@ async fn run(cli: Cli) -> ExitCode {
         Command::Source {
             kind,
             data,
+            config,
+            policy,
             url,
             concurrency,
             http,
@@ -517,6 +527,27 @@ async fn run(cli: Cli) -> ExitCode {
                 let mut settings = sagasu::live::rocketchat::Settings::new(&url, &user, &token);
                 settings.concurrency = concurrency.max(1);
                 return match sagasu::live::rocketchat::run(settings, addr).await {
+                    Ok(()) => ExitCode::SUCCESS,
+                    Err(e) => {
+                        eprintln!("error: {e:#}");
+                        ExitCode::from(2)
+                    }
+                };
+            }
+            if let Some(config) = config {
+                if kind != OfflineKind::Tools {
+                    eprintln!("error: `--config` (live upstreams) is for the `tools` catalog only");
+                    return ExitCode::from(2);
+                }
+                let config = match Config::load(&config) {
+                    Ok(c) => c,
+                    Err(d) => {
+                        eprintln!("error: invalid configuration\n{d}");
+                        return ExitCode::from(2);
+                    }
+                };
+                let policy_path = policy.unwrap_or_else(|| config.policies.join("tools.yaml"));
+                return match sagasu::live::tools::run(&config, data.as_deref(), &policy_path, addr).await {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => {
                         eprintln!("error: {e:#}");

@@ -19,3 +19,5 @@ mod rocketchat_live;
 mod serve;
 #[path = "it/sources.rs"]
 mod sources;
+#[path = "it/tools_live.rs"]
+mod tools_live;

@@ -189,6 +189,8 @@ pub struct ExecuteToolArgs {
 #[derive(Clone)]
 pub struct ToolsServer {
     catalog: Arc<ToolCatalog>,
+    /// Live upstreams to run tools on, and the policy that says which may run.
+    live: Option<Arc<(crate::live::tools::Upstreams, crate::live::tools::ExecPolicy)>>,
     tool_router: ToolRouter<Self>,
 }
 
@@ -197,7 +199,27 @@ impl ToolsServer {
     pub fn new(catalog: ToolCatalog) -> Self {
         ToolsServer {
             catalog: Arc::new(catalog),
+            live: None,
             tool_router: Self::tool_router(),
+        }
+    }
+
+    /// A catalog whose tools from `upstreams` can be run, under `policy`.
+    pub fn with_upstreams(
+        catalog: ToolCatalog,
+        upstreams: crate::live::tools::Upstreams,
+        policy: crate::live::tools::ExecPolicy,
+    ) -> Self {
+        ToolsServer {
+            live: Some(Arc::new((upstreams, policy))),
+            ..ToolsServer::new(catalog)
+        }
+    }
+
+    /// Stops the upstream servers.
+    pub async fn shutdown(&self) {
+        if let Some(live) = &self.live {
+            live.0.shutdown().await;
         }
     }
 
@@ -233,18 +255,37 @@ impl ToolsServer {
         Ok(super::text_result(Value::Array(out).to_string()))
     }
 
-    #[tool(description = "Run an upstream tool by full name with arguments.")]
+    #[tool(
+        description = "Run an upstream tool by full name with arguments. The arguments are checked against the tool's inputSchema first; tools that may change data run only when the execution policy allows them."
+    )]
     async fn execute_tool(&self, Parameters(a): Parameters<ExecuteToolArgs>) -> Result<CallToolResult, McpError> {
-        match self.catalog.get(&a.name) {
-            None => Err(McpError::invalid_params(
+        let Some(entry) = self.catalog.get(&a.name) else {
+            return Err(McpError::invalid_params(
                 format!("unknown tool `{}`; find tools with search_tools", a.name),
                 None,
-            )),
-            Some(_) => Ok(super::error_result(format!(
+            ));
+        };
+        let upstream = self
+            .live
+            .as_ref()
+            .and_then(|l| l.0.conns.get(&entry.server).map(|c| (c, &l.1)));
+        let Some((conn, policy)) = upstream else {
+            return Ok(super::error_result(format!(
                 "`{}` comes from an offline tools/list dump, so there is no upstream server to run it on; \
                  serve the catalog with live upstreams (`sagasu source tools --config FILE`) to execute tools",
                 a.name
-            ))),
+            )));
+        };
+        if let Err(why) = policy.check(&a.name, &entry.tool) {
+            return Ok(super::error_result(why));
+        }
+        let args = a.arguments.unwrap_or_default();
+        crate::live::tools::validate(&entry.tool.input_schema, &Value::Object(args.clone())).map_err(|e| {
+            McpError::invalid_params(format!("bad arguments for `{}`: {e} (no call was made)", a.name), None)
+        })?;
+        match conn.call(&entry.tool.name, args).await {
+            Ok(r) => Ok(r),
+            Err(e) => Ok(super::error_result(format!("`{}` failed upstream: {e}", a.name))),
         }
     }
 }
