@@ -18,10 +18,11 @@ use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
+use crate::offline::parse_time;
 use crate::offline::rocketchat::{
-    PageArgs, RcMessage, RcRoom, RcUser, RoomFailure, SearchArgs, SearchResult, ThreadArgs,
+    PageArgs, RcMessage, RcRoom, RcUser, RocketExport, RoomFailure, SearchArgs, SearchResult, ThreadArgs, from_user,
+    json_result, parse_opt,
 };
-use crate::offline::{parse_time, text_result};
 
 /// How the live server talks to RocketChat.
 #[derive(Debug, Clone)]
@@ -259,8 +260,8 @@ impl Client {
     pub async fn search(&self, a: &SearchArgs) -> Result<SearchResult, String> {
         let started = Instant::now();
         let limit = a.limit.unwrap_or(30).clamp(1, 200) as usize;
-        let since = opt_time(&a.since, "since")?;
-        let until = opt_time(&a.until, "until")?;
+        let since = parse_opt(&a.since, "since")?;
+        let until = parse_opt(&a.until, "until")?;
         let all = self
             .rooms()
             .await
@@ -268,14 +269,7 @@ impl Client {
         let mut rooms: Vec<RcRoom> = match a.channel.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
             Some(c) => {
                 let c = c.trim_start_matches('#').to_lowercase();
-                let r: Vec<RcRoom> = all
-                    .into_iter()
-                    .filter(|r| {
-                        r.id.to_lowercase() == c
-                            || r.name.as_deref().is_some_and(|n| n.to_lowercase() == c)
-                            || r.fname.as_deref().is_some_and(|n| n.to_lowercase() == c)
-                    })
-                    .collect();
+                let r: Vec<RcRoom> = all.into_iter().filter(|r| RocketExport::room_matches(r, &c)).collect();
                 if r.is_empty() {
                     return Err(format!("no joined room named `{c}`"));
                 }
@@ -341,9 +335,8 @@ impl Client {
         let user = a.username.as_deref().map(|u| u.trim_start_matches('@').to_lowercase());
         hits.retain(|m| {
             let t = parse_time(&m.ts);
-            user.as_deref().is_none_or(|u| {
-                m.u.username.to_lowercase() == u || m.u.name.as_deref().is_some_and(|n| n.to_lowercase() == u)
-            }) && since.is_none_or(|s| t.is_some_and(|t| t >= s))
+            from_user(m, user.as_deref())
+                && since.is_none_or(|s| t.is_some_and(|t| t >= s))
                 && until.is_none_or(|s| t.is_some_and(|t| t <= s))
         });
         hits.sort_by(|x, y| {
@@ -368,26 +361,11 @@ impl Client {
     }
 }
 
-fn opt_time(v: &Option<String>, name: &str) -> Result<Option<chrono::DateTime<chrono::Utc>>, String> {
-    match v.as_deref().map(str::trim) {
-        None | Some("") => Ok(None),
-        Some(s) => parse_time(s)
-            .map(Some)
-            .ok_or_else(|| format!("`{name}` must be a date (YYYY-MM-DD) or RFC 3339 time, got `{s}`")),
-    }
-}
-
 /// The live server: the offline server's four read-only tools over a RocketChat REST API.
 #[derive(Clone)]
 pub struct LiveRocketServer {
     client: Client,
     tool_router: ToolRouter<Self>,
-}
-
-fn json_result<T: serde::Serialize>(v: &T) -> Result<CallToolResult, McpError> {
-    serde_json::to_string(v)
-        .map(text_result)
-        .map_err(|e| McpError::internal_error(e.to_string(), None))
 }
 
 #[tool_router]

@@ -193,7 +193,8 @@ impl RocketExport {
         })
     }
 
-    fn room_matches(r: &RcRoom, channel: &str) -> bool {
+    /// Whether `r` is the room `channel` names (id, name or display name, `#` optional).
+    pub(crate) fn room_matches(r: &RcRoom, channel: &str) -> bool {
         let c = channel.trim_start_matches('#').to_lowercase();
         r.id.to_lowercase() == c
             || r.name.as_deref().is_some_and(|n| n.to_lowercase() == c)
@@ -229,11 +230,7 @@ impl RocketExport {
             .hits
             .iter()
             .map(|(o, _)| &self.messages[*o as usize])
-            .filter(|m| {
-                user.as_deref().is_none_or(|u| {
-                    m.u.username.to_lowercase() == u || m.u.name.as_deref().is_some_and(|n| n.to_lowercase() == u)
-                })
-            })
+            .filter(|m| from_user(m, user.as_deref()))
             .collect();
         hits.sort_by(|x, y| y.ts.cmp(&x.ts).then_with(|| x.id.cmp(&y.id)));
         let hits_total = hits.len();
@@ -250,7 +247,12 @@ impl RocketExport {
     }
 }
 
-fn parse_opt(v: &Option<String>, name: &str) -> Result<Option<DateTime<Utc>>, String> {
+/// Whether `m` was sent by `user` (a lowercased username or display name); `None` matches all.
+pub(crate) fn from_user(m: &RcMessage, user: Option<&str>) -> bool {
+    user.is_none_or(|u| m.u.username.to_lowercase() == u || m.u.name.as_deref().is_some_and(|n| n.to_lowercase() == u))
+}
+
+pub(crate) fn parse_opt(v: &Option<String>, name: &str) -> Result<Option<DateTime<Utc>>, String> {
     match v.as_deref().map(str::trim) {
         None | Some("") => Ok(None),
         Some(s) => parse_time(s)
@@ -302,7 +304,7 @@ pub struct RocketServer {
     tool_router: ToolRouter<Self>,
 }
 
-fn json_result<T: Serialize>(v: &T) -> Result<CallToolResult, McpError> {
+pub(crate) fn json_result<T: Serialize>(v: &T) -> Result<CallToolResult, McpError> {
     serde_json::to_string(v)
         .map(super::text_result)
         .map_err(|e| McpError::internal_error(e.to_string(), None))
