@@ -175,15 +175,38 @@ fn is_valid_source_name(n: &str) -> bool {
     !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// What a configuration file is read for: the sources `ask` searches, or the upstream MCP
+/// servers whose tools the tool catalog lists (`sagasu source tools --config`), where a
+/// `generic` server needs no search `mapping` because nothing searches it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Purpose {
+    Search,
+    Catalog,
+}
+
 impl Config {
-    /// Loads and validates a configuration file.
+    /// Loads and validates a configuration file of sources to search.
     pub fn load(path: &Path) -> Result<Config, Diagnostics> {
-        let doc = Document::load(path)?;
-        Config::from_document(&doc, &|v| std::env::var(v).ok())
+        Config::load_for(path, Purpose::Search)
     }
 
-    /// Validates a parsed document; `env` supplies environment variables.
+    /// Loads and validates a configuration file read for `purpose`.
+    pub fn load_for(path: &Path, purpose: Purpose) -> Result<Config, Diagnostics> {
+        let doc = Document::load(path)?;
+        Config::from_document_for(&doc, &|v| std::env::var(v).ok(), purpose)
+    }
+
+    /// Validates a parsed document of sources to search; `env` supplies environment variables.
     pub fn from_document(doc: &Document, env: &dyn Fn(&str) -> Option<String>) -> Result<Config, Diagnostics> {
+        Config::from_document_for(doc, env, Purpose::Search)
+    }
+
+    /// Validates a parsed document read for `purpose`.
+    pub fn from_document_for(
+        doc: &Document,
+        env: &dyn Fn(&str) -> Option<String>,
+        purpose: Purpose,
+    ) -> Result<Config, Diagnostics> {
         let mut problems = Diagnostics::default();
         let raw: RawConfig = doc.deserialize("", &doc.value).map_err(|d| Diagnostics(vec![d]))?;
         let dir = doc.file.parent().map(Path::to_path_buf).unwrap_or_default();
@@ -206,7 +229,7 @@ impl Config {
                 ));
             }
             match doc.deserialize::<RawSource>(&at, v) {
-                Ok(rs) => match validate_source(doc, &at, name, rs, &dir, env) {
+                Ok(rs) => match validate_source(doc, &at, name, rs, &dir, env, purpose) {
                     Ok(s) => sources.push(s),
                     Err(ds) => problems.extend(ds),
                 },
@@ -248,6 +271,7 @@ fn validate_source(
     rs: RawSource,
     dir: &Path,
     env: &dyn Fn(&str) -> Option<String>,
+    purpose: Purpose,
 ) -> Result<SourceConfig, Diagnostics> {
     let mut problems = Diagnostics::default();
     let err = |key: &str, msg: String| -> Diagnostic { doc.error_at(&format!("{at}.{key}"), msg) };
@@ -332,10 +356,12 @@ fn validate_source(
             format!("preset does not fit kind `{}`", rs.kind.as_str()),
         ));
     }
-    if rs.kind == SourceKind::Generic && rs.mapping.is_none() {
+    if rs.kind == SourceKind::Generic && rs.mapping.is_none() && purpose == Purpose::Search {
         problems.push(doc.error_at_key(
             at,
-            "a `generic` source needs a `mapping` (tool, arguments, results, id, text, ...)",
+            "a `generic` source needs a `mapping` (tool, arguments, results, id, text, ...) to be searched; \
+             an MCP server that only lends its tools to the catalog goes in the catalog's own config \
+             (`sagasu source tools --config FILE`), where no mapping is needed",
         ));
     }
     if rs.kind != SourceKind::Generic && rs.mapping.is_some() {
@@ -410,6 +436,21 @@ mod tests {
             shown.contains("cfg/sagasu.yaml:13:11: unknown variant `slak`"),
             "{shown}"
         );
+    }
+
+    #[test]
+    fn a_generic_server_needs_a_mapping_to_be_searched_but_not_to_lend_its_tools() {
+        let text = "sources:\n  everything:\n    kind: generic\n    command: [node, server.js, stdio]\n";
+        let e = load(text, &[]).unwrap_err().to_string();
+        assert!(
+            e.contains("cfg/sagasu.yaml:2:3: a `generic` source needs a `mapping`"),
+            "{e}"
+        );
+        assert!(e.contains("sagasu source tools --config"), "{e}");
+        let doc = Document::parse(Path::new("cfg/tools.yaml"), text.to_string()).unwrap();
+        let c = Config::from_document_for(&doc, &|_| None, Purpose::Catalog).unwrap();
+        assert_eq!(c.sources[0].name, "everything");
+        assert_eq!(c.sources[0].mapping, None);
     }
 
     #[test]

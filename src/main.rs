@@ -539,7 +539,7 @@ async fn run(cli: Cli) -> ExitCode {
                     eprintln!("error: `--config` (live upstreams) is for the `tools` catalog only");
                     return ExitCode::from(2);
                 }
-                let config = match Config::load(&config) {
+                let config = match Config::load_for(&config, sagasu::config::Purpose::Catalog) {
                     Ok(c) => c,
                     Err(d) => {
                         eprintln!("error: invalid configuration\n{d}");

@@ -9,6 +9,8 @@ mod cli;
 mod common;
 #[path = "it/eval.rs"]
 mod eval;
+#[path = "it/everything.rs"]
+mod everything;
 #[path = "it/fake_rocketchat.rs"]
 mod fake_rocketchat;
 #[path = "it/offline_mcp.rs"]

@@ -76,8 +76,9 @@ impl ExecPolicy {
         ExecPolicy::new(&file, &path.display().to_string())
     }
 
-    /// Whether a tool may change data: its annotations say so (`destructiveHint`), or, unless
-    /// annotated `readOnlyHint`, its name has a word like create, update, delete or send.
+    /// Whether a tool may change data: its annotations say so (`destructiveHint: true`, or
+    /// `readOnlyHint: false`, a server's explicit word that the tool changes its environment), or,
+    /// with no such annotation, its name has a word like create, update, delete or send.
     pub fn is_mutating(tool: &ToolDef) -> bool {
         let hint = |k: &str| {
             tool.annotations
@@ -88,8 +89,10 @@ impl ExecPolicy {
         if hint("destructiveHint") == Some(true) {
             return true;
         }
-        if hint("readOnlyHint") == Some(true) {
-            return false;
+        match hint("readOnlyHint") {
+            Some(true) => return false,
+            Some(false) => return true,
+            None => {}
         }
         split_identifier(&tool.name)
             .to_lowercase()
@@ -146,36 +149,47 @@ pub struct Upstreams {
     pub conns: HashMap<String, Connection>,
     /// Upstreams that could not be listed at startup, with why.
     pub down: Vec<(String, String)>,
+    /// Names of upstreams that said their tool list changed (taken once, by the catalog's
+    /// refresher).
+    changed: std::sync::Mutex<Option<tokio::sync::mpsc::UnboundedReceiver<String>>>,
+}
+
+/// An upstream's tools as catalog entries.
+fn entries_of(server: &str, tools: Vec<rmcp::model::Tool>) -> Vec<Entry> {
+    tools
+        .into_iter()
+        .map(|t| Entry {
+            server: server.to_string(),
+            tool: ToolDef {
+                name: t.name.to_string(),
+                description: t.description.as_deref().unwrap_or("").to_string(),
+                input_schema: Value::Object((*t.input_schema).clone()),
+                annotations: t.annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()),
+            },
+        })
+        .collect()
 }
 
 impl Upstreams {
     /// Connects to every enabled source of `config` and lists its tools as catalog entries. An
     /// upstream that is down is reported (in `down`), not fatal.
     pub async fn connect(config: &Config) -> (Upstreams, Vec<Entry>) {
+        let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let mut conns = HashMap::new();
         let mut down = Vec::new();
         let mut entries = Vec::new();
-        let listed = futures::future::join_all(config.sources.iter().filter(|s| s.enabled).map(|s| async move {
-            let conn = Connection::new(s.clone());
-            let tools = conn.list_tools().await;
-            (s.name.clone(), conn, tools)
+        let listed = futures::future::join_all(config.sources.iter().filter(|s| s.enabled).map(|s| {
+            let tx = tx.clone();
+            async move {
+                let conn = Connection::watching_tools(s.clone(), tx);
+                let tools = conn.list_tools().await;
+                (s.name.clone(), conn, tools)
+            }
         }))
         .await;
         for (name, conn, tools) in listed {
             match tools {
-                Ok(tools) => {
-                    for t in tools {
-                        entries.push(Entry {
-                            server: name.clone(),
-                            tool: ToolDef {
-                                name: t.name.to_string(),
-                                description: t.description.as_deref().unwrap_or("").to_string(),
-                                input_schema: Value::Object((*t.input_schema).clone()),
-                                annotations: t.annotations.as_ref().and_then(|a| serde_json::to_value(a).ok()),
-                            },
-                        });
-                    }
-                }
+                Ok(tools) => entries.extend(entries_of(&name, tools)),
                 Err(e) => {
                     tracing::warn!(upstream = %name, error = %e, "upstream is down; its tools are not in the catalog");
                     down.push((name.clone(), e.to_string()));
@@ -183,7 +197,29 @@ impl Upstreams {
             }
             conns.insert(name, conn);
         }
-        (Upstreams { conns, down }, entries)
+        let upstreams = Upstreams {
+            conns,
+            down,
+            changed: std::sync::Mutex::new(Some(rx)),
+        };
+        (upstreams, entries)
+    }
+
+    /// The receiver of tool-list changes; `None` after the first call.
+    pub fn take_changes(&self) -> Option<tokio::sync::mpsc::UnboundedReceiver<String>> {
+        self.changed.lock().ok()?.take()
+    }
+
+    /// Lists `server`'s tools again.
+    pub async fn relist(&self, server: &str) -> Result<Vec<Entry>, String> {
+        let conn = self
+            .conns
+            .get(server)
+            .ok_or_else(|| format!("no upstream `{server}`"))?;
+        conn.list_tools()
+            .await
+            .map(|tools| entries_of(server, tools))
+            .map_err(|e| e.to_string())
     }
 
     pub async fn shutdown(&self) {
@@ -278,6 +314,14 @@ mod tests {
         assert!(p.check("x__update_index_stats", &ro).is_ok());
         let destructive = tool("wipe", Some(json!({"destructiveHint": true})));
         assert!(p.check("x__wipe", &destructive).is_err());
+        // A server that says a tool is not read-only is believed, whatever the name.
+        let toggles = tool(
+            "toggle-simulated-logging",
+            Some(json!({"readOnlyHint": false, "destructiveHint": false})),
+        );
+        assert!(p.check("everything__toggle-simulated-logging", &toggles).is_err());
+        let plain = tool("get-sum", Some(json!({"readOnlyHint": true, "destructiveHint": false})));
+        assert!(p.check("everything__get-sum", &plain).is_ok());
         assert!(
             ExecPolicy::new(
                 &ExecPolicyFile {

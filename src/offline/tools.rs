@@ -188,7 +188,8 @@ pub struct ExecuteToolArgs {
 
 #[derive(Clone)]
 pub struct ToolsServer {
-    catalog: Arc<ToolCatalog>,
+    /// The catalog, replaced whole when an upstream's tool list changes.
+    catalog: Arc<std::sync::RwLock<Arc<ToolCatalog>>>,
     /// Live upstreams to run tools on, and the policy that says which may run.
     live: Option<Arc<(crate::live::tools::Upstreams, crate::live::tools::ExecPolicy)>>,
     tool_router: ToolRouter<Self>,
@@ -198,7 +199,7 @@ pub struct ToolsServer {
 impl ToolsServer {
     pub fn new(catalog: ToolCatalog) -> Self {
         ToolsServer {
-            catalog: Arc::new(catalog),
+            catalog: Arc::new(std::sync::RwLock::new(Arc::new(catalog))),
             live: None,
             tool_router: Self::tool_router(),
         }
@@ -210,9 +211,59 @@ impl ToolsServer {
         upstreams: crate::live::tools::Upstreams,
         policy: crate::live::tools::ExecPolicy,
     ) -> Self {
-        ToolsServer {
+        let changes = upstreams.take_changes();
+        let server = ToolsServer {
             live: Some(Arc::new((upstreams, policy))),
             ..ToolsServer::new(catalog)
+        };
+        if let (Some(changes), Ok(rt)) = (changes, tokio::runtime::Handle::try_current()) {
+            rt.spawn(server.clone().refresh_on_changes(changes));
+        }
+        server
+    }
+
+    /// The catalog as it is now.
+    pub fn catalog(&self) -> Arc<ToolCatalog> {
+        self.catalog.read().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Keeps the catalog in step with its upstreams: when one says its tool list changed, lists
+    /// its tools again and swaps in a catalog rebuilt with them (a burst of changes is one
+    /// rebuild). Ends when the upstreams are gone. If listing fails, the old tools stay.
+    async fn refresh_on_changes(self, mut changes: tokio::sync::mpsc::UnboundedReceiver<String>) {
+        let live = Arc::downgrade(self.live.as_ref().expect("a catalog with upstreams"));
+        let catalog = self.catalog;
+        drop(self.live);
+        while let Some(first) = changes.recv().await {
+            let mut servers = vec![first];
+            while let Ok(more) = changes.try_recv() {
+                if !servers.contains(&more) {
+                    servers.push(more);
+                }
+            }
+            let Some(live) = live.upgrade() else {
+                break;
+            };
+            let old = catalog.read().unwrap_or_else(|p| p.into_inner()).clone();
+            let mut entries = old.entries.clone();
+            for server in &servers {
+                match live.0.relist(server).await {
+                    Ok(fresh) => {
+                        entries.retain(|e| &e.server != server);
+                        entries.extend(fresh);
+                    }
+                    Err(e) => {
+                        tracing::warn!(upstream = %server, error = %e, "cannot list the changed tools; keeping the old ones")
+                    }
+                }
+            }
+            match ToolCatalog::from_entries(entries, old.warnings.clone()) {
+                Ok(fresh) => {
+                    tracing::info!(upstreams = ?servers, tools = fresh.entries.len(), "tool catalog refreshed");
+                    *catalog.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(fresh);
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot rebuild the tool catalog; keeping the old one"),
+            }
         }
     }
 
@@ -232,7 +283,7 @@ impl ToolsServer {
         }
         let limit = a.limit.unwrap_or(10).clamp(1, 100) as usize;
         let r = self
-            .catalog
+            .catalog()
             .search(&a.query, limit)
             .map_err(|e| McpError::internal_error(e, None))?;
         Ok(super::text_result(
@@ -244,10 +295,11 @@ impl ToolsServer {
         description = "Describe tools by full name: [{toolName, description, inputSchema, found}]. Unknown names come back with found:false and an empty schema."
     )]
     async fn describe_tools(&self, Parameters(a): Parameters<DescribeToolsArgs>) -> Result<CallToolResult, McpError> {
+        let catalog = self.catalog();
         let out: Vec<Value> = a
             .tool_names
             .iter()
-            .map(|n| match self.catalog.get(n) {
+            .map(|n| match catalog.get(n) {
                 Some(e) => json!({"toolName": n, "description": e.tool.description, "inputSchema": e.tool.input_schema, "found": true}),
                 None => json!({"toolName": n, "description": "", "inputSchema": {}, "found": false}),
             })
@@ -259,7 +311,8 @@ impl ToolsServer {
         description = "Run an upstream tool by full name with arguments. The arguments are checked against the tool's inputSchema first; tools that may change data run only when the execution policy allows them."
     )]
     async fn execute_tool(&self, Parameters(a): Parameters<ExecuteToolArgs>) -> Result<CallToolResult, McpError> {
-        let Some(entry) = self.catalog.get(&a.name) else {
+        let catalog = self.catalog();
+        let Some(entry) = catalog.get(&a.name) else {
             return Err(McpError::invalid_params(
                 format!("unknown tool `{}`; find tools with search_tools", a.name),
                 None,

@@ -15,7 +15,24 @@ use tokio::sync::Mutex;
 use super::SourceError;
 use crate::config::{SourceConfig, Transport};
 
-type Client = RunningService<RoleClient, ()>;
+type Client = RunningService<RoleClient, Watcher>;
+
+/// The client side of a connection: tells whoever asked (the tool catalog) when the server
+/// says its tool list changed (`notifications/tools/list_changed`).
+#[derive(Clone, Default)]
+pub struct Watcher {
+    source: String,
+    tools_changed: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+}
+
+impl rmcp::ClientHandler for Watcher {
+    async fn on_tool_list_changed(&self, _context: rmcp::service::NotificationContext<RoleClient>) {
+        if let Some(tx) = &self.tools_changed {
+            tracing::info!(source = %self.source, "the server's tool list changed");
+            let _ = tx.send(self.source.clone());
+        }
+    }
+}
 
 struct Live {
     client: Arc<Client>,
@@ -28,6 +45,7 @@ pub struct Connection {
     live: Mutex<Option<Live>>,
     starts: std::sync::atomic::AtomicUsize,
     tool_names: tokio::sync::OnceCell<Vec<String>>,
+    watcher: Watcher,
 }
 
 impl Connection {
@@ -37,6 +55,23 @@ impl Connection {
             live: Mutex::new(None),
             starts: Default::default(),
             tool_names: Default::default(),
+            watcher: Watcher::default(),
+        }
+    }
+
+    /// A connection that sends its source's name on `tools_changed` whenever the server says its
+    /// tool list changed.
+    pub fn watching_tools(
+        config: SourceConfig,
+        tools_changed: tokio::sync::mpsc::UnboundedSender<String>,
+    ) -> Connection {
+        let watcher = Watcher {
+            source: config.name.clone(),
+            tools_changed: Some(tools_changed),
+        };
+        Connection {
+            watcher,
+            ..Connection::new(config)
         }
     }
 
@@ -70,7 +105,9 @@ impl Connection {
                     .spawn()
                     .map_err(|e| SourceError::Spawn(format!("cannot start `{}`: {e}", program.display())))?;
                 let pid = proc.id();
-                let client = ()
+                let client = self
+                    .watcher
+                    .clone()
                     .serve(proc)
                     .await
                     .map_err(|e| SourceError::Protocol(format!("handshake failed: {e}")))?;
@@ -96,7 +133,12 @@ impl Connection {
                     custom.insert(name, value);
                 }
                 let transport = StreamableHttpClientTransport::from_config(cfg.custom_headers(custom));
-                let client = ().serve(transport).await.map_err(|e| classify_init(&e.to_string()))?;
+                let client = self
+                    .watcher
+                    .clone()
+                    .serve(transport)
+                    .await
+                    .map_err(|e| classify_init(&e.to_string()))?;
                 Ok(Live {
                     client: Arc::new(client),
                     pid: None,

@@ -113,3 +113,139 @@ async fn live_upstreams_are_searched_described_and_run_under_the_policy() {
     c.cancel().await.unwrap();
     server.shutdown().await;
 }
+
+/// An upstream whose tool list grows: `open_forecasts` adds `forecast_weather` and says so with
+/// `notifications/tools/list_changed`.
+#[derive(Clone, Default)]
+struct Shifting {
+    opened: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+impl rmcp::ServerHandler for Shifting {
+    fn get_info(&self) -> rmcp::model::ServerConfig {
+        use rmcp::model::{ServerCapabilities, ServerConfig};
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<rmcp::model::PaginatedRequestParams>,
+        _context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
+        let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
+        let schema = std::sync::Arc::new(schema.as_object().unwrap().clone());
+        let mut tools = vec![rmcp::model::Tool::new(
+            "open_forecasts",
+            "Makes the weather forecast tools available.",
+            schema.clone(),
+        )];
+        if self.opened.load(std::sync::atomic::Ordering::SeqCst) {
+            tools.push(rmcp::model::Tool::new(
+                "forecast_weather",
+                "Tomorrow's weather forecast for a city: temperature and chance of rain.",
+                schema,
+            ));
+        }
+        Ok(rmcp::model::ListToolsResult::with_all_items(tools))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: rmcp::service::RequestContext<rmcp::RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, rmcp::ErrorData> {
+        use rmcp::model::{CallToolResult, ContentBlock as Content};
+        match request.name.as_ref() {
+            "open_forecasts" => {
+                self.opened.store(true, std::sync::atomic::Ordering::SeqCst);
+                context.peer.notify_tool_list_changed().await.unwrap();
+                Ok(CallToolResult::success(vec![Content::text("forecasts open")]).into())
+            }
+            "forecast_weather" => Ok(CallToolResult::success(vec![Content::text("sunny, 12°C")]).into()),
+            other => Err(rmcp::ErrorData::invalid_params(format!("no tool {other}"), None)),
+        }
+    }
+}
+
+#[tokio::test]
+async fn the_catalog_refreshes_when_an_upstream_says_its_tools_changed() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let stop = tokio_util::sync::CancellationToken::new();
+    let stopped = stop.clone();
+    let upstream = tokio::spawn(sagasu::http::serve(Shifting::default(), listener, async move {
+        stopped.cancelled().await
+    }));
+    let yaml = format!("sources:\n  shifting:\n    kind: generic\n    url: http://{addr}/mcp\n");
+    let dir = tempfile::tempdir().unwrap();
+    let doc = sagasu::yaml::Document::parse(&dir.path().join("tools.yaml"), yaml).unwrap();
+    let config = sagasu::config::Config::from_document_for(&doc, &|_| None, sagasu::config::Purpose::Catalog).unwrap();
+    let (upstreams, entries) = Upstreams::connect(&config).await;
+    assert!(upstreams.down.is_empty(), "{:?}", upstreams.down);
+    assert_eq!(entries.len(), 1);
+    let catalog = ToolCatalog::from_entries(entries, Vec::new()).unwrap();
+    let policy = ExecPolicy::new(&ExecPolicyFile::default(), "policies/tools.yaml").unwrap();
+    let server = ToolsServer::with_upstreams(catalog, upstreams, policy);
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let s2 = server.clone();
+    tokio::spawn(async move {
+        if let Ok(r) = s2.serve(a).await {
+            let _ = r.waiting().await;
+        }
+    });
+    let c = ().serve(b).await.unwrap();
+    let search = |q: &'static str| {
+        let c = &c;
+        async move {
+            let r = call(c, "search_tools", json!({"query": q})).await.unwrap();
+            serde_json::from_str::<Value>(&sagasu::sources::result_text(&r)).unwrap()
+        }
+    };
+    assert!(
+        !search("weather forecast for a city")
+            .await
+            .to_string()
+            .contains("forecast_weather"),
+        "not there yet"
+    );
+    let r = call(
+        &c,
+        "execute_tool",
+        json!({"name": "shifting__open_forecasts", "arguments": {}}),
+    )
+    .await
+    .unwrap();
+    assert_ne!(r.is_error, Some(true), "{r:?}");
+    // The refresh runs in the background: wait for it (bounded).
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(10);
+    loop {
+        let found = search("weather forecast for a city").await;
+        if found[0]["toolName"] == "shifting__forecast_weather" {
+            break;
+        }
+        assert!(
+            tokio::time::Instant::now() < deadline,
+            "the catalog never refreshed: {found}"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    // The new tool runs, and the old one is still there.
+    let r = call(
+        &c,
+        "execute_tool",
+        json!({"name": "shifting__forecast_weather", "arguments": {"city": "Osaka"}}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(sagasu::sources::result_text(&r), "sunny, 12°C");
+    assert_eq!(server.catalog().entries.len(), 2);
+    c.cancel().await.unwrap();
+    server.shutdown().await;
+    stop.cancel();
+    let _ = upstream.await;
+}
