@@ -67,6 +67,23 @@ pub struct Doc {
     pub keys: Vec<String>,
     /// Seconds since the epoch, for date filters and newest-first listing.
     pub time: Option<i64>,
+    /// Word prefixes (`word_prefixes`), space-separated, for matching words of one family
+    /// ("financial" and "finance"); empty for sources that do not use them.
+    pub prefixes: String,
+}
+
+/// Letters a word prefix keeps: long enough to tell most word families apart, short enough to
+/// join derived forms that stemming leaves apart (financial/finance, analyze/analysis).
+pub const PREFIX_LEN: usize = 5;
+
+/// The `PREFIX_LEN`-letter prefixes of the alphabetic terms of `text` that are at least that
+/// long (stems, so a word and its inflections give one prefix).
+pub fn word_prefixes(text: &str) -> Vec<String> {
+    text::terms(text)
+        .into_iter()
+        .filter(|t| t.len() >= PREFIX_LEN && t.chars().all(|c| c.is_ascii_alphabetic()))
+        .map(|t| t[..PREFIX_LEN].to_string())
+        .collect()
 }
 
 /// A filter: every group must match, and a group matches when any of its keys does.
@@ -92,14 +109,24 @@ pub struct SearchIndex {
     body: Field,
     keys: Field,
     time: Field,
+    prefixes: Field,
+    title_boost: f32,
 }
 
-/// Title matches count this much more than body matches.
-const TITLE_BOOST: f32 = 2.0;
+/// Title matches count this much more than body matches (by default).
+pub const TITLE_BOOST: f32 = 2.0;
 
 impl SearchIndex {
     /// Builds an in-memory index over `docs`.
     pub fn build(docs: impl IntoIterator<Item = Doc>) -> tantivy::Result<SearchIndex> {
+        SearchIndex::build_with_title_boost(docs, TITLE_BOOST)
+    }
+
+    /// `build`, with title matches counting `title_boost` times body matches.
+    pub fn build_with_title_boost(
+        docs: impl IntoIterator<Item = Doc>,
+        title_boost: f32,
+    ) -> tantivy::Result<SearchIndex> {
         let mut sb = Schema::builder();
         let text_opts = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
@@ -109,6 +136,14 @@ impl SearchIndex {
         let title = sb.add_text_field("title", text_opts.clone());
         let body = sb.add_text_field("body", text_opts);
         let keys = sb.add_text_field("keys", STRING);
+        let prefixes = sb.add_text_field(
+            "prefixes",
+            TextOptions::default().set_indexing_options(
+                TextFieldIndexing::default()
+                    .set_tokenizer("whitespace")
+                    .set_index_option(IndexRecordOption::WithFreqs),
+            ),
+        );
         let time = sb.add_i64_field("time", INDEXED | FAST);
         let ord = sb.add_u64_field("ord", FAST);
         let index = Index::create_in_ram(sb.build());
@@ -123,6 +158,9 @@ impl SearchIndex {
             let mut doc = TantivyDocument::default();
             doc.add_text(title, &d.title);
             doc.add_text(body, &d.body);
+            if !d.prefixes.is_empty() {
+                doc.add_text(prefixes, &d.prefixes);
+            }
             for k in &d.keys {
                 doc.add_text(keys, k);
             }
@@ -140,6 +178,8 @@ impl SearchIndex {
             body,
             keys,
             time,
+            prefixes,
+            title_boost,
         })
     }
 
@@ -155,18 +195,41 @@ impl SearchIndex {
     /// BM25 search for `query` under `filter`. An empty query (no tokens) lists the filtered
     /// documents newest first, with score 0.
     pub fn search(&self, query: &str, filter: &Filter, limit: usize) -> tantivy::Result<Found> {
+        let terms: Vec<(String, f32)> = text::terms(query).into_iter().map(|t| (t, 1.0)).collect();
+        self.search_terms(&terms, filter, limit)
+    }
+
+    /// `search` with index terms already made and weighted (a synonym weighing less than the
+    /// word the user wrote); a term given twice counts once, at its first weight.
+    pub fn search_terms(&self, terms: &[(String, f32)], filter: &Filter, limit: usize) -> tantivy::Result<Found> {
+        self.search_with_prefixes(terms, &[], filter, limit)
+    }
+
+    /// `search_terms`, also matching word prefixes (`word_prefixes`) in the documents'
+    /// `prefixes`, each with its weight.
+    pub fn search_with_prefixes(
+        &self,
+        terms: &[(String, f32)],
+        prefixes: &[(String, f32)],
+        filter: &Filter,
+        limit: usize,
+    ) -> tantivy::Result<Found> {
         let searcher = self.reader.searcher();
-        let tokens = text::terms(query);
         let mut must: Vec<(Occur, Box<dyn Query>)> = Vec::new();
-        let has_text = !tokens.is_empty();
+        let has_text = !terms.is_empty() || !prefixes.is_empty();
         if has_text {
             let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
             let mut seen = std::collections::HashSet::new();
-            for tok in tokens.iter().filter(|t| seen.insert(t.as_str())) {
-                for (field, boost) in [(self.title, TITLE_BOOST), (self.body, 1.0)] {
+            for (tok, weight) in terms.iter().filter(|(t, _)| seen.insert(t.as_str())) {
+                for (field, boost) in [(self.title, self.title_boost), (self.body, 1.0)] {
                     let q = TermQuery::new(Term::from_field_text(field, tok), IndexRecordOption::WithFreqs);
-                    should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost))));
+                    should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost * weight))));
                 }
+            }
+            let mut seen = std::collections::HashSet::new();
+            for (p, weight) in prefixes.iter().filter(|(p, _)| seen.insert(p.as_str())) {
+                let q = TermQuery::new(Term::from_field_text(self.prefixes, p), IndexRecordOption::WithFreqs);
+                should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), *weight))));
             }
             must.push((Occur::Must, Box::new(BooleanQuery::new(should))));
         }
@@ -232,6 +295,7 @@ mod tests {
             body: body.into(),
             keys: keys.iter().map(|s| s.to_string()).collect(),
             time: Some(time),
+            prefixes: String::new(),
         };
         vec![
             d(

@@ -26,6 +26,7 @@ pub mod rank;
 pub mod report;
 pub mod serve;
 pub mod sources;
+pub mod synonyms;
 pub mod text;
 pub mod values;
 pub mod yaml;

@@ -161,6 +161,10 @@ enum Command {
         /// personal access token comes from ROCKETCHAT_USER_ID and ROCKETCHAT_TOKEN.
         #[arg(long, conflicts_with = "data")]
         url: Option<String>,
+        /// The tool catalog's synonym groups: the `synonyms:` of a lexicon file such as
+        /// policies/lexicon.yaml (default: the lexicon built into sagasu).
+        #[arg(long)]
+        lexicon: Option<PathBuf>,
         /// Rooms searched at once on a live RocketChat server.
         #[arg(long, default_value_t = 6)]
         concurrency: usize,
@@ -499,7 +503,19 @@ async fn run(cli: Cli) -> ExitCode {
             concurrency,
             http,
             latency_ms,
+            lexicon,
         } => {
+            if lexicon.is_some() && kind != OfflineKind::Tools {
+                eprintln!("error: `--lexicon` is for the `tools` catalog only");
+                return ExitCode::from(2);
+            }
+            let synonyms = match lexicon.as_deref().map(sagasu::synonyms::Synonyms::load).transpose() {
+                Ok(s) => s,
+                Err(e) => {
+                    eprintln!("error: cannot read the lexicon: {e}");
+                    return ExitCode::from(2);
+                }
+            };
             let addr = match http.as_deref().map(sagasu::http::parse_addr).transpose() {
                 Ok(a) => a,
                 Err(e) => {
@@ -547,7 +563,7 @@ async fn run(cli: Cli) -> ExitCode {
                     }
                 };
                 let policy_path = policy.unwrap_or_else(|| config.policies.join("tools.yaml"));
-                return match sagasu::live::tools::run(&config, data.as_deref(), &policy_path, addr).await {
+                return match sagasu::live::tools::run(&config, data.as_deref(), &policy_path, addr, synonyms).await {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => {
                         eprintln!("error: {e:#}");
@@ -559,7 +575,15 @@ async fn run(cli: Cli) -> ExitCode {
                 eprintln!("error: `--data` (an export folder) or `--url` (live RocketChat) is required");
                 return ExitCode::from(2);
             };
-            match sagasu::offline::run(kind, &data, addr, std::time::Duration::from_millis(latency_ms)).await {
+            match sagasu::offline::run(
+                kind,
+                &data,
+                addr,
+                std::time::Duration::from_millis(latency_ms),
+                synonyms,
+            )
+            .await
+            {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprintln!("error: {e:#}");

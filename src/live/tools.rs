@@ -236,6 +236,7 @@ pub async fn run(
     data: Option<&Path>,
     policy: &Path,
     http: Option<std::net::SocketAddr>,
+    synonyms: Option<crate::synonyms::Synonyms>,
 ) -> anyhow::Result<()> {
     use crate::offline::tools::{ToolCatalog, ToolsServer};
     let policy = ExecPolicy::load(policy).map_err(|e| anyhow::anyhow!("bad execution policy: {e}"))?;
@@ -249,7 +250,10 @@ pub async fn run(
     for (name, why) in &upstreams.down {
         eprintln!("warning: upstream `{name}` is down ({why}); its tools are not in the catalog");
     }
-    let catalog = ToolCatalog::from_entries(entries, warnings)?;
+    let mut catalog = ToolCatalog::from_entries(entries, warnings)?;
+    if let Some(s) = synonyms {
+        catalog = catalog.with_synonyms(s);
+    }
     tracing::info!(
         tools = catalog.entries.len(),
         upstreams = upstreams.conns.len(),

@@ -183,11 +183,13 @@ pub enum OfflineKind {
 }
 
 /// Loads the export in `data` and serves it over stdio, or over streamable HTTP at `http`.
+/// `synonyms` replaces the tool catalog's built-in vocabulary.
 pub async fn run(
     kind: OfflineKind,
     data: &Path,
     http: Option<std::net::SocketAddr>,
     latency: std::time::Duration,
+    synonyms: Option<crate::synonyms::Synonyms>,
 ) -> anyhow::Result<()> {
     use anyhow::Context;
     let started = std::time::Instant::now();
@@ -242,7 +244,10 @@ pub async fn run(
             |e: &rocketchat::RocketExport| e.messages.len()
         ),
         OfflineKind::Tools => serve!(
-            tools::ToolCatalog::load(data),
+            tools::ToolCatalog::load(data).map(|c| match synonyms {
+                Some(s) => c.with_synonyms(s),
+                None => c,
+            }),
             tools::ToolsServer::new,
             "tools",
             |e: &tools::ToolCatalog| e.entries.len()

@@ -205,6 +205,7 @@ impl NotionExport {
                     body: format!("{}\n{extra}", &p.body[s..e]),
                     keys: keys.clone(),
                     time: p.last_edited_time.map(|t| t.timestamp()),
+                    prefixes: String::new(),
                 });
                 passage_of.push((pi, qi));
             }

@@ -182,6 +182,7 @@ impl RocketExport {
             body: format!("{} {}", m.msg, m.u.name.clone().unwrap_or_default()),
             keys: vec![format!("room={}", m.rid)],
             time: parse_time(&m.ts).map(|t| t.timestamp()),
+            prefixes: String::new(),
         });
         let index = SearchIndex::build(docs)?;
         Ok(RocketExport {

@@ -185,6 +185,7 @@ impl SlackExport {
                     body: format!("{} {}", text::clean_slack_markup(&m.text, &name_of), m.user_name),
                     keys,
                     time: m.time.map(|t| t.timestamp()),
+                    prefixes: String::new(),
                 }
             })
             .collect();

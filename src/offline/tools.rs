@@ -14,6 +14,7 @@ use serde_json::{Value, json};
 
 use super::{DataWarning, LoadError, check_folder, read_json, sorted_entries};
 use crate::index::{Doc, Filter, SearchIndex};
+use crate::synonyms::Synonyms;
 
 /// One upstream tool.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -83,7 +84,19 @@ pub struct ToolCatalog {
     pub entries: Vec<Entry>,
     pub warnings: Vec<DataWarning>,
     index: SearchIndex,
+    /// Query expansion: a word also finds tools described with its synonyms.
+    synonyms: Synonyms,
 }
+
+/// A tool's name counts as much as its description: BM25's length normalization already makes
+/// a word of a short name weigh more, and many names are brands rather than words (measured on
+/// MetaTool, catalog alone: R@1 0.478 with the name counted twice, 0.522 once, 0.533 at 0.75).
+pub const NAME_BOOST: f32 = 1.0;
+/// Weight of a synonym's match against the word the user wrote.
+pub const SYNONYM_WEIGHT: f32 = 0.5;
+/// Weight of a word-family match (same 5-letter prefix) against the word itself (catalog alone
+/// on MetaTool: R@1 0.455 without, 0.478 at 0.4).
+pub const PREFIX_WEIGHT: f32 = 0.4;
 
 /// A search hit on the catalog.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -125,21 +138,39 @@ impl ToolCatalog {
             body: format!("{} {}", e.tool.description, params_text(&e.tool.input_schema)),
             keys: vec![format!("server={}", e.server)],
             time: None,
+            prefixes: crate::index::word_prefixes(&format!(
+                "{} {}",
+                split_identifier(&e.tool.name),
+                e.tool.description
+            ))
+            .join(" "),
         });
-        let index = SearchIndex::build(docs)?;
+        let index = SearchIndex::build_with_title_boost(docs, NAME_BOOST)?;
         Ok(ToolCatalog {
             entries,
             warnings,
             index,
+            synonyms: Synonyms::builtin(),
         })
+    }
+
+    /// The catalog expanding queries with `synonyms` instead of the built-in vocabulary.
+    pub fn with_synonyms(mut self, synonyms: Synonyms) -> ToolCatalog {
+        self.synonyms = synonyms;
+        self
     }
 
     /// Ranks tools for `query`. `relevanceScore` maps BM25 into 0..1 with a fixed saturation,
     /// so a score means the same across queries.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, String> {
+        let terms = self.synonyms.expand(&crate::text::terms(query), SYNONYM_WEIGHT);
+        let prefixes: Vec<(String, f32)> = crate::index::word_prefixes(query)
+            .into_iter()
+            .map(|p| (p, PREFIX_WEIGHT))
+            .collect();
         let found = self
             .index
-            .search(query, &Filter::default(), limit)
+            .search_with_prefixes(&terms, &prefixes, &Filter::default(), limit)
             .map_err(|e| e.to_string())?;
         Ok(found
             .hits
@@ -257,7 +288,9 @@ impl ToolsServer {
                     }
                 }
             }
-            match ToolCatalog::from_entries(entries, old.warnings.clone()) {
+            match ToolCatalog::from_entries(entries, old.warnings.clone())
+                .map(|c| c.with_synonyms(old.synonyms.clone()))
+            {
                 Ok(fresh) => {
                     tracing::info!(upstreams = ?servers, tools = fresh.entries.len(), "tool catalog refreshed");
                     *catalog.write().unwrap_or_else(|p| p.into_inner()) = Arc::new(fresh);
