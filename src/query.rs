@@ -169,6 +169,9 @@ const QUESTION_FILLER: &[&str] = &[
     "get",
     "got",
     "go",
+    "goes",
+    "going",
+    "happening",
     "make",
     "made",
     "use",
@@ -457,7 +460,26 @@ pub fn keywords(q: &str) -> Vec<String> {
         let w = std::mem::take(cur);
         match kind {
             1 => {
-                let w = w.trim_matches(|c: char| c == '-' || c == '\'' || c == '.').to_string();
+                let mut w = w.trim_matches(|c: char| c == '-' || c == '\'' || c == '.').to_string();
+                // English contractions and possessives: "what's", "don't", "company's".
+                if let Some((base, suffix)) = w.split_once('\'')
+                    && matches!(
+                        suffix.to_lowercase().as_str(),
+                        "s" | "re" | "ve" | "ll" | "d" | "m" | "t"
+                    )
+                {
+                    // "don't", "isn't": a negated helper verb; "it's", "what's", "we're": a
+                    // pronoun or question word with a verb; "company's": the noun.
+                    let lb = base.to_lowercase();
+                    w = if suffix.eq_ignore_ascii_case("t")
+                        || text::is_stop_word(&lb)
+                        || QUESTION_FILLER.contains(&lb.as_str())
+                    {
+                        String::new()
+                    } else {
+                        base.to_string()
+                    };
+                }
                 let lw = w.to_lowercase();
                 if lw.is_empty() || text::is_stop_word(&lw) || QUESTION_FILLER.contains(&lw.as_str()) {
                     return;
@@ -720,6 +742,12 @@ mod tests {
             ["pro", "plan", "per", "seat", "$45"]
         );
         assert_eq!(keywords("who owns on-call for sre"), ["owns", "on-call", "sre"]);
+        // Contractions say nothing about the subject; a possessive keeps its noun.
+        assert_eq!(keywords("What's going on with pricing lately?"), ["pricing", "lately"]);
+        assert_eq!(
+            keywords("Why don't we ship the company's app?"),
+            ["ship", "company", "app"]
+        );
         assert_eq!(keywords("火星オフィスの住所は？"), ["火星", "オフィス", "住所"]);
         assert_eq!(
             keywords("経費精算の期限はどこに書いてありますか？"),
