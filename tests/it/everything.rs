@@ -7,13 +7,13 @@
 use std::path::PathBuf;
 use std::process::Command;
 
-use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 
-use sagasu::config::{Config, Purpose};
-use sagasu::live::tools::{ExecPolicy, ExecPolicyFile, Upstreams};
-use sagasu::offline::tools::{ToolCatalog, ToolsServer};
+use sagasu::live::tools::Upstreams;
+
+use crate::tools_live::{
+    assert_refused_as_mutating, assert_rejected_before_the_call, call, catalog_config, serve_catalog,
+};
 
 /// The installed server's entry point, installing it first if needed. Without Node.js the test
 /// cannot run: it says so and passes, unless `SAGASU_REQUIRE_NPM` is set (as `.ci/run` does).
@@ -34,16 +34,6 @@ fn server_everything() -> Option<PathBuf> {
     Some(entry)
 }
 
-async fn call(
-    c: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    tool: &str,
-    args: Value,
-) -> Result<rmcp::model::CallToolResult, rmcp::ServiceError> {
-    c.peer()
-        .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args.as_object().cloned().unwrap()))
-        .await
-}
-
 fn text(r: &rmcp::model::CallToolResult) -> String {
     sagasu::sources::result_text(r)
 }
@@ -53,14 +43,11 @@ async fn server_everything_from_npm_is_searched_described_and_run_through_the_ca
     let Some(entry) = server_everything() else {
         return;
     };
-    let dir = tempfile::tempdir().unwrap();
     // A `generic` upstream: it lends the catalog its tools, so it needs no search mapping.
-    let yaml = format!(
+    let config = catalog_config(format!(
         "sources:\n  everything:\n    kind: generic\n    command: [node, {:?}, stdio]\n    timeout_ms: 30000\n",
         entry.display().to_string()
-    );
-    let doc = sagasu::yaml::Document::parse(&dir.path().join("tools.yaml"), yaml).unwrap();
-    let config = Config::from_document_for(&doc, &|_| None, Purpose::Catalog).unwrap();
+    ));
     let (upstreams, entries) = Upstreams::connect(&config).await;
     assert!(upstreams.down.is_empty(), "{:?}", upstreams.down);
     let names: Vec<String> = entries.iter().map(|e| e.full_name()).collect();
@@ -71,17 +58,7 @@ async fn server_everything_from_npm_is_searched_described_and_run_through_the_ca
     ] {
         assert!(names.iter().any(|n| n == expected), "{expected} not in {names:?}");
     }
-    let catalog = ToolCatalog::from_entries(entries, Vec::new()).unwrap();
-    let policy = ExecPolicy::new(&ExecPolicyFile::default(), "policies/tools.yaml").unwrap();
-    let server = ToolsServer::with_upstreams(catalog, upstreams, policy);
-    let (a, b) = tokio::io::duplex(1 << 20);
-    let s2 = server.clone();
-    tokio::spawn(async move {
-        if let Ok(r) = s2.serve(a).await {
-            let _ = r.waiting().await;
-        }
-    });
-    let c = ().serve(b).await.unwrap();
+    let (server, c) = serve_catalog(upstreams, entries).await;
 
     // Search in the user's words, not the tool's name.
     let found = call(
@@ -132,36 +109,9 @@ async fn server_everything_from_npm_is_searched_described_and_run_through_the_ca
     assert!(text(&r).contains("探す"), "{}", text(&r));
 
     // Arguments that break the tool's schema never reach it.
-    match call(
-        &c,
-        "execute_tool",
-        json!({"name": "everything__get-sum", "arguments": {"a": "two", "b": 40}}),
-    )
-    .await
-    {
-        Err(rmcp::ServiceError::McpError(e)) => {
-            assert!(
-                e.message.contains("`a`") && e.message.contains("no call was made"),
-                "{}",
-                e.message
-            )
-        }
-        other => panic!("expected invalid_params, got {other:?}"),
-    }
+    assert_rejected_before_the_call(&c, "everything__get-sum", json!({"a": "two", "b": 40}), "a").await;
     // The server marks this tool as not read-only: refused, with how to allow it.
-    let r = call(
-        &c,
-        "execute_tool",
-        json!({"name": "everything__toggle-simulated-logging", "arguments": {}}),
-    )
-    .await
-    .unwrap();
-    assert_eq!(r.is_error, Some(true));
-    assert!(
-        text(&r).contains("may change data") && text(&r).contains("allow:"),
-        "{}",
-        text(&r)
-    );
+    assert_refused_as_mutating(&c, "everything__toggle-simulated-logging", json!({})).await;
 
     c.cancel().await.unwrap();
     server.shutdown().await;

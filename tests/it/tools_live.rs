@@ -12,11 +12,53 @@ use sagasu::offline::tools::{Entry, ToolCatalog, ToolDef, ToolsServer};
 
 use crate::common::{config_from, demo};
 
-async fn call(
-    c: &rmcp::service::RunningService<rmcp::RoleClient, ()>,
-    tool: &str,
-    args: Value,
-) -> Result<rmcp::model::CallToolResult, rmcp::ServiceError> {
+pub type Client = rmcp::service::RunningService<rmcp::RoleClient, ()>;
+
+/// A read-only catalog of `entries` that runs tools on `upstreams`, served in-process, and a
+/// client connected to it.
+pub async fn serve_catalog(upstreams: Upstreams, entries: Vec<Entry>) -> (ToolsServer, Client) {
+    let catalog = ToolCatalog::from_entries(entries, Vec::new()).unwrap();
+    let policy = ExecPolicy::new(&ExecPolicyFile::default(), "policies/tools.yaml").unwrap();
+    let server = ToolsServer::with_upstreams(catalog, upstreams, policy);
+    let (a, b) = tokio::io::duplex(1 << 20);
+    let s2 = server.clone();
+    tokio::spawn(async move {
+        if let Ok(r) = s2.serve(a).await {
+            let _ = r.waiting().await;
+        }
+    });
+    (server, ().serve(b).await.unwrap())
+}
+
+/// A configuration of upstreams read for the catalog (no search mapping needed).
+pub fn catalog_config(yaml: String) -> sagasu::config::Config {
+    let doc = sagasu::yaml::Document::parse(std::path::Path::new("upstreams.yaml"), yaml).unwrap();
+    sagasu::config::Config::from_document_for(&doc, &|_| None, sagasu::config::Purpose::Catalog).unwrap()
+}
+
+/// `execute_tool` of `tool` with `args` fails with invalid_params naming `field`, before any call.
+pub async fn assert_rejected_before_the_call(c: &Client, tool: &str, args: Value, field: &str) {
+    match call(c, "execute_tool", json!({"name": tool, "arguments": args})).await {
+        Err(rmcp::ServiceError::McpError(e)) => assert!(
+            e.message.contains(&format!("`{field}`")) && e.message.contains("no call was made"),
+            "{}",
+            e.message
+        ),
+        other => panic!("expected invalid_params, got {other:?}"),
+    }
+}
+
+/// `execute_tool` of `tool` is refused as a tool that may change data, saying how to allow it.
+pub async fn assert_refused_as_mutating(c: &Client, tool: &str, args: Value) {
+    let r = call(c, "execute_tool", json!({"name": tool, "arguments": args}))
+        .await
+        .unwrap();
+    assert_eq!(r.is_error, Some(true));
+    let why = sagasu::sources::result_text(&r);
+    assert!(why.contains("may change data") && why.contains("allow:"), "{why}");
+}
+
+pub async fn call(c: &Client, tool: &str, args: Value) -> Result<rmcp::model::CallToolResult, rmcp::ServiceError> {
     c.peer()
         .call_tool(CallToolRequestParams::new(tool.to_string()).with_arguments(args.as_object().cloned().unwrap()))
         .await
@@ -39,17 +81,7 @@ async fn live_upstreams_are_searched_described_and_run_under_the_policy() {
             annotations: None,
         },
     });
-    let catalog = ToolCatalog::from_entries(entries, Vec::new()).unwrap();
-    let policy = ExecPolicy::new(&ExecPolicyFile::default(), "policies/tools.yaml").unwrap();
-    let server = ToolsServer::with_upstreams(catalog, upstreams, policy);
-    let (a, b) = tokio::io::duplex(1 << 20);
-    let s2 = server.clone();
-    tokio::spawn(async move {
-        if let Ok(r) = s2.serve(a).await {
-            let _ = r.waiting().await;
-        }
-    });
-    let c = ().serve(b).await.unwrap();
+    let (server, c) = serve_catalog(upstreams, entries).await;
 
     let found = call(
         &c,
@@ -83,33 +115,9 @@ async fn live_upstreams_are_searched_described_and_run_under_the_policy() {
     assert_eq!(users["users"].as_array().unwrap().len(), 2);
 
     // Bad arguments: invalid_params naming the field, no call made.
-    match call(
-        &c,
-        "execute_tool",
-        json!({"name": "rocketchat__list_users", "arguments": {"count": "two"}}),
-    )
-    .await
-    {
-        Err(rmcp::ServiceError::McpError(e)) => {
-            assert!(
-                e.message.contains("`count`") && e.message.contains("no call was made"),
-                "{}",
-                e.message
-            )
-        }
-        other => panic!("expected invalid_params, got {other:?}"),
-    }
+    assert_rejected_before_the_call(&c, "rocketchat__list_users", json!({"count": "two"}), "count").await;
     // A tool that may change data is refused, with how to allow it.
-    let r = call(
-        &c,
-        "execute_tool",
-        json!({"name": "rocketchat__post_message", "arguments": {"text": "hi"}}),
-    )
-    .await
-    .unwrap();
-    assert_eq!(r.is_error, Some(true));
-    let why = sagasu::sources::result_text(&r);
-    assert!(why.contains("may change data") && why.contains("allow:"), "{why}");
+    assert_refused_as_mutating(&c, "rocketchat__post_message", json!({"text": "hi"})).await;
     c.cancel().await.unwrap();
     server.shutdown().await;
 }
@@ -182,23 +190,11 @@ async fn the_catalog_refreshes_when_an_upstream_says_its_tools_changed() {
         stopped.cancelled().await
     }));
     let yaml = format!("sources:\n  shifting:\n    kind: generic\n    url: http://{addr}/mcp\n");
-    let dir = tempfile::tempdir().unwrap();
-    let doc = sagasu::yaml::Document::parse(&dir.path().join("tools.yaml"), yaml).unwrap();
-    let config = sagasu::config::Config::from_document_for(&doc, &|_| None, sagasu::config::Purpose::Catalog).unwrap();
+    let config = catalog_config(yaml);
     let (upstreams, entries) = Upstreams::connect(&config).await;
     assert!(upstreams.down.is_empty(), "{:?}", upstreams.down);
     assert_eq!(entries.len(), 1);
-    let catalog = ToolCatalog::from_entries(entries, Vec::new()).unwrap();
-    let policy = ExecPolicy::new(&ExecPolicyFile::default(), "policies/tools.yaml").unwrap();
-    let server = ToolsServer::with_upstreams(catalog, upstreams, policy);
-    let (a, b) = tokio::io::duplex(1 << 20);
-    let s2 = server.clone();
-    tokio::spawn(async move {
-        if let Ok(r) = s2.serve(a).await {
-            let _ = r.waiting().await;
-        }
-    });
-    let c = ().serve(b).await.unwrap();
+    let (server, c) = serve_catalog(upstreams, entries).await;
     let search = |q: &'static str| {
         let c = &c;
         async move {
