@@ -414,6 +414,9 @@ fn write_answer(
         }
     }
     out.push_str(&sources_section(clusters, &cited));
+    if let Some(note) = no_tool_note(input, clusters, reports) {
+        out.push_str(&note);
+    }
     out.push_str(&disclosure(reports, input.analysis));
     out.trim_end().to_string()
 }
@@ -463,6 +466,28 @@ fn title_or_snippet(h: &crate::hit::Hit) -> String {
     } else {
         h.title.clone()
     }
+}
+
+/// For a question asking which tool does something, when a tool catalog was searched and none
+/// of its tools is cited: says so, so the other sources' evidence is not read as a tool.
+fn no_tool_note(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceReport]) -> Option<String> {
+    if !input.analysis.tool_question || clusters.iter().any(|c| c.rep().hit.kind == EvidenceKind::Tool) {
+        return None;
+    }
+    let searched: Vec<&str> = reports
+        .iter()
+        .filter(|r| {
+            input.source_kinds.get(&r.name).is_some_and(|k| k == "tools")
+                && matches!(r.status, SourceStatus::Ok | SourceStatus::Empty)
+        })
+        .map(|r| r.name.as_str())
+        .collect();
+    (!searched.is_empty()).then(|| {
+        format!(
+            "\nNo tool in the catalog ({}) matches this question; the answer above comes from the other sources.\n",
+            searched.join(", ")
+        )
+    })
 }
 
 /// Says plainly which sources failed, timed out, were cut off or were not asked.

@@ -267,6 +267,34 @@ async fn an_unanswerable_question_says_not_found_with_low_confidence() {
 }
 
 #[tokio::test]
+async fn a_tool_question_no_tool_answers_says_so() {
+    let e = engine();
+    // The demo's catalog has no billing tool: the answer must not pass other evidence off as one.
+    let r = e
+        .ask("Which tool lets me look up a customer's invoices?", &opts())
+        .await
+        .unwrap();
+    assert!(
+        r.citations.iter().all(|c| c.kind != sagasu::hit::EvidenceKind::Tool),
+        "{}",
+        r.answer
+    );
+    assert!(
+        r.answer
+            .contains("No tool in the catalog (tools) matches this question"),
+        "{}",
+        r.answer
+    );
+    let r = e
+        .ask("Which tool lets me check whether the CI build passed?", &opts())
+        .await
+        .unwrap();
+    assert_eq!(r.citations[0].id, "tools:github__list_workflow_runs", "{}", r.answer);
+    assert!(!r.answer.contains("No tool in the catalog"), "{}", r.answer);
+    e.shutdown().await;
+}
+
+#[tokio::test]
 async fn answers_explain_themselves_and_keep_a_stable_order() {
     let e = engine();
     let a = e.ask("postgres migration", &opts()).await.unwrap();
