@@ -76,11 +76,11 @@ pub struct Doc {
 /// join derived forms that stemming leaves apart (financial/finance, analyze/analysis).
 pub const PREFIX_LEN: usize = 5;
 
-/// The `PREFIX_LEN`-letter prefixes of the alphabetic terms of `text` that are at least that
-/// long (stems, so a word and its inflections give one prefix).
-pub fn word_prefixes(text: &str) -> Vec<String> {
-    text::terms(text)
-        .into_iter()
+/// The `PREFIX_LEN`-letter prefixes of the alphabetic index terms (`text::terms`) that are at
+/// least that long (stems, so a word and its inflections give one prefix).
+pub fn word_prefixes(terms: &[String]) -> Vec<String> {
+    terms
+        .iter()
         .filter(|t| t.len() >= PREFIX_LEN && t.chars().all(|c| c.is_ascii_alphabetic()))
         .map(|t| t[..PREFIX_LEN].to_string())
         .collect()
@@ -114,7 +114,7 @@ pub struct SearchIndex {
 }
 
 /// Title matches count this much more than body matches (by default).
-pub const TITLE_BOOST: f32 = 2.0;
+const TITLE_BOOST: f32 = 2.0;
 
 impl SearchIndex {
     /// Builds an in-memory index over `docs`.
@@ -196,17 +196,12 @@ impl SearchIndex {
     /// documents newest first, with score 0.
     pub fn search(&self, query: &str, filter: &Filter, limit: usize) -> tantivy::Result<Found> {
         let terms: Vec<(String, f32)> = text::terms(query).into_iter().map(|t| (t, 1.0)).collect();
-        self.search_terms(&terms, filter, limit)
+        self.search_with_prefixes(&terms, &[], filter, limit)
     }
 
     /// `search` with index terms already made and weighted (a synonym weighing less than the
-    /// word the user wrote); a term given twice counts once, at its first weight.
-    pub fn search_terms(&self, terms: &[(String, f32)], filter: &Filter, limit: usize) -> tantivy::Result<Found> {
-        self.search_with_prefixes(terms, &[], filter, limit)
-    }
-
-    /// `search_terms`, also matching word prefixes (`word_prefixes`) in the documents'
-    /// `prefixes`, each with its weight.
+    /// word the user wrote; a term given twice counts once, at its first weight), also matching
+    /// word prefixes (`word_prefixes`) in the documents' `prefixes`, each with its weight.
     pub fn search_with_prefixes(
         &self,
         terms: &[(String, f32)],

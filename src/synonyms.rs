@@ -41,9 +41,13 @@ impl Synonyms {
         Ok(Synonyms::new(&file.synonyms))
     }
 
-    /// The built-in general vocabulary.
+    /// The built-in general vocabulary (parsed once per process: every catalog built, and
+    /// every rebuild on a tool-list change, starts from it).
     pub fn builtin() -> Synonyms {
-        Synonyms::parse(BUILTIN, "policies/lexicon.yaml").expect("the built-in lexicon parses")
+        static PARSED: std::sync::OnceLock<Synonyms> = std::sync::OnceLock::new();
+        PARSED
+            .get_or_init(|| Synonyms::parse(BUILTIN, "policies/lexicon.yaml").expect("the built-in lexicon parses"))
+            .clone()
     }
 
     /// The `synonyms:` of a lexicon file.

@@ -138,11 +138,11 @@ impl ToolCatalog {
             body: format!("{} {}", e.tool.description, params_text(&e.tool.input_schema)),
             keys: vec![format!("server={}", e.server)],
             time: None,
-            prefixes: crate::index::word_prefixes(&format!(
+            prefixes: crate::index::word_prefixes(&crate::text::terms(&format!(
                 "{} {}",
                 split_identifier(&e.tool.name),
                 e.tool.description
-            ))
+            )))
             .join(" "),
         });
         let index = SearchIndex::build_with_title_boost(docs, NAME_BOOST)?;
@@ -163,8 +163,9 @@ impl ToolCatalog {
     /// Ranks tools for `query`. `relevanceScore` maps BM25 into 0..1 with a fixed saturation,
     /// so a score means the same across queries.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, String> {
-        let terms = self.synonyms.expand(&crate::text::terms(query), SYNONYM_WEIGHT);
-        let prefixes: Vec<(String, f32)> = crate::index::word_prefixes(query)
+        let asked = crate::text::terms(query);
+        let terms = self.synonyms.expand(&asked, SYNONYM_WEIGHT);
+        let prefixes: Vec<(String, f32)> = crate::index::word_prefixes(&asked)
             .into_iter()
             .map(|p| (p, PREFIX_WEIGHT))
             .collect();
