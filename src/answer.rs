@@ -98,6 +98,13 @@ pub const MAX_CITATIONS: usize = 10;
 /// Citations named for one side of a disagreement: its best-ranked evidence (the rest is
 /// listed under the sources).
 pub const POSITION_CITATIONS: usize = 2;
+/// Evidence that supports the lead in the answer: at most this many, each scoring and covering
+/// at least this share (of the best score; of the question).
+const SUPPORT: usize = 2;
+const SUPPORT_REACH: (f64, f64) = (0.75, 0.75);
+/// The same for an overview (exploratory questions), which gathers more.
+const OVERVIEW_SUPPORT: usize = 4;
+const OVERVIEW_REACH: (f64, f64) = (0.5, 0.6);
 
 /// Everything `compose` needs.
 pub struct ComposeInput<'a> {
@@ -304,6 +311,38 @@ fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::values::Valu
             .unwrap_or_default();
         return format!("Use **`{}`**: {}{params}", h.title, sentence);
     }
+    if input.intent.intent == Intent::Exploratory {
+        // An overview wants what the evidence says as a whole: a chat message entire, a
+        // document section by section.
+        let overview = conflict::outline(&h.text, 400);
+        match h.kind {
+            EvidenceKind::Chat | EvidenceKind::Email if !overview.is_empty() => {
+                return format!("{overview} ({})", attribution(c));
+            }
+            EvidenceKind::Page | EvidenceKind::Wiki | EvidenceKind::MeetingNotes if !overview.is_empty() => {
+                return format!("**“{}”** ({}): {overview}", h.title, attribution(c));
+            }
+            _ => {}
+        }
+    }
+    if input.intent.intent == Intent::Document && matches!(h.kind, EvidenceKind::Page | EvidenceKind::Wiki) {
+        // The document is the answer: name it, say what it opens with, and quote what it says
+        // on the question when that is elsewhere in it.
+        let opening = conflict::opening_sentence(&h.text).unwrap_or_default();
+        let said = if opening.is_empty() || sentence.starts_with(&opening) {
+            sentence
+        } else if opening.starts_with(&sentence) {
+            opening
+        } else {
+            format!("{opening} … {sentence}")
+        };
+        return format!(
+            "**“{}”** ({}): {}",
+            h.title,
+            attribution(c),
+            text::truncate_chars(&said, 400)
+        );
+    }
     match h.kind {
         EvidenceKind::Chat => format!("{sentence} ({})", attribution(c)),
         _ => {
@@ -341,7 +380,7 @@ fn lead_index(
     let Some(kind) = focus else { return 0 };
     let states = |c: &Cluster| {
         let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
-        conflict::claimed_value(&claim, kind).is_some() && !conflict::is_withdrawn(&claim)
+        conflict::claimed_value(&conflict::standing(&claim), kind).is_some()
     };
     if states(&clusters[0]) {
         return 0;
@@ -373,15 +412,22 @@ fn write_answer(
     let mut cited = vec![lead_idx];
     let mut support = Vec::new();
     let lead_side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&lead_idx)));
+    // An overview ("tell me about ...") gathers more of the evidence than a pointed question.
+    let (most, reach) = if input.intent.intent == Intent::Exploratory {
+        (OVERVIEW_SUPPORT, OVERVIEW_REACH)
+    } else {
+        (SUPPORT, SUPPORT_REACH)
+    };
     for (i, c) in clusters.iter().enumerate() {
-        if cited.contains(&i) || support.len() >= 2 {
+        if cited.contains(&i) || support.len() >= most {
             continue;
         }
         // With a disagreement, support comes only from the lead's side of it.
         let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
         let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
-        if c.score() >= top * 0.75 && c.rep().coverage >= 0.75 && agrees && !conflict::is_withdrawn(&claim) {
+        if c.score() >= top * reach.0 && c.rep().coverage >= reach.1 && agrees && !conflict::standing(&claim).is_empty()
+        {
             support.push(i);
             cited.push(i);
         }

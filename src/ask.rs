@@ -135,8 +135,9 @@ impl Engine {
                 continue;
             }
             let text = if tool_source {
-                // The catalog ranks descriptions: give it the words, not the filters.
-                analysis.search_text(false)
+                // The catalog ranks descriptions: give it the words, not the filters, and the
+                // words the other sources are spared ("a PDF document").
+                [analysis.search_text(false), analysis.answer_kind_words.join(" ")].join(" ")
             } else {
                 analysis.search_text(true)
             };
@@ -187,7 +188,7 @@ impl Engine {
                     secondary: Vec::new(),
                 };
             }
-            let analysis = query::analyze(&question, now, &self.policies.lexicon);
+            let analysis = query::analyze_as(&question, Some(classified.intent), now, &self.policies.lexicon);
             let own;
             let mut policy = match opts.baseline {
                 Some(Baseline::Uniform) => {

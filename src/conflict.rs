@@ -112,9 +112,15 @@ const WITHDRAWN: &[&str] = &[
     "見送",
 ];
 
-/// Whether a sentence withdraws or negates what it states.
-pub fn is_withdrawn(s: &str) -> bool {
-    withdrawn(s)
+/// What still stands of a claim: its sentences that withdraw nothing, joined ("we are walking
+/// back the $49 price. Pro is $45." stands as "Pro is $45."); empty when every sentence withdraws.
+pub fn standing(claim: &str) -> String {
+    text::sentences(claim)
+        .into_iter()
+        .map(|(s, t)| claim[s..t].trim())
+        .filter(|s| !s.is_empty() && !withdrawn(s))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 fn withdrawn(s: &str) -> bool {
@@ -127,17 +133,33 @@ fn withdrawn(s: &str) -> bool {
 /// then earliest.
 pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> String {
     let p = e.passage_text();
-    let sents: Vec<(String, bool)> = text::sentences(p)
+    // (sentence, its heading level when it is a heading)
+    let sents: Vec<(String, usize)> = text::sentences(p)
         .into_iter()
-        .map(|(s, t)| (clean_sentence(&p[s..t]), p[s..t].trim_start().starts_with('#')))
+        .map(|(s, t)| {
+            let level = p[s..t].trim_start().chars().take_while(|&c| c == '#').count();
+            (clean_sentence(&p[s..t]), level)
+        })
         .filter(|(s, _)| s.chars().count() >= 3)
         .collect();
     // (not a heading, concepts covered, not withdrawn, holds a focus value, reads as a conclusion)
     type Key = (bool, usize, bool, bool, bool);
     let mut best: Option<(Key, usize)> = None;
-    for (i, (sent, heading)) in sents.iter().enumerate() {
+    // A sentence is read with the headings it sits under: under "# Public API" and "## Rate
+    // limits", "It allows 1,000 requests per minute" answers "what is the API's rate limit?".
+    let mut open: Vec<(usize, &str)> = Vec::new();
+    let in_section = |sent: &str, section: &str| format!("{section} {sent}");
+    let mut sections: Vec<String> = Vec::with_capacity(sents.len());
+    for (i, (sent, level)) in sents.iter().enumerate() {
+        let heading = *level > 0;
+        if heading {
+            open.retain(|(l, _)| l < level);
+            open.push((*level, sent));
+        }
+        sections.push(open.iter().map(|(_, h)| *h).collect::<Vec<_>>().join(" "));
+        let section = &sections[i];
         // A heading names a section; it is not a statement.
-        let covered = crate::rank::covered_concepts(sent, analysis);
+        let covered = crate::rank::covered_concepts(&in_section(sent, section), analysis);
         let has_value = focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k));
         let key = (
             !heading,
@@ -153,14 +175,79 @@ pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus
     let Some((key, i)) = best else { return clean_sentence(p) };
     let mut out = sents[i].0.clone();
     // The next sentence joins when it says more about the question ("... kickoff is Sept 29.
-    // I'm the point of contact.").
-    if let Some((next, false)) = sents.get(i + 1) {
-        let both = crate::rank::covered_concepts(&format!("{out} {next}"), analysis);
-        if both > key.1 && out.chars().count() + next.chars().count() < 320 {
+    // I'm the point of contact."), or when this one withdraws something: what replaces it
+    // usually follows ("we are walking back the $49 price. Final decision: Pro is $45.").
+    if let Some((next, 0)) = sents.get(i + 1) {
+        let both = crate::rank::covered_concepts(&in_section(&format!("{out} {next}"), &sections[i]), analysis);
+        let replacement = !key.2 && !withdrawn(next);
+        if (both > key.1 || replacement) && out.chars().count() + next.chars().count() < 320 {
             out = format!("{out} {next}");
         }
     }
     out
+}
+
+/// The first statement of a document (its headings skipped): what the document says it is.
+pub fn opening_sentence(text: &str) -> Option<String> {
+    text::sentences(text)
+        .into_iter()
+        .filter(|&(s, _)| !text[s..].trim_start().starts_with('#'))
+        .map(|(s, t)| clean_sentence(&text[s..t]))
+        .find(|s| s.chars().count() >= 3)
+}
+
+/// A document's sections in brief: each section's heading with its first statement ("Summary:
+/// the outage lasted 51 minutes. Root cause: the SAML certificate expired."), up to `max` chars;
+/// a first statement that withdraws something keeps the next, which says what replaces it.
+/// A document without sections gives its opening statements.
+pub fn outline(text: &str, max: usize) -> String {
+    let lines: Vec<(String, usize)> = text::sentences(text)
+        .into_iter()
+        .map(|(s, t)| {
+            let level = text[s..t].trim_start().chars().take_while(|&c| c == '#').count();
+            (clean_sentence(&text[s..t]), level)
+        })
+        .filter(|(s, _)| s.chars().count() >= 3)
+        .collect();
+    let sectioned = lines.iter().any(|(_, l)| *l >= 2);
+    let mut parts: Vec<String> = Vec::new();
+    let mut len = 0;
+    let mut push = |part: String, parts: &mut Vec<String>| {
+        let n = part.chars().count();
+        if len + n > max && !parts.is_empty() {
+            return false;
+        }
+        len += n + 1;
+        parts.push(part);
+        true
+    };
+    for (i, (line, level)) in lines.iter().enumerate() {
+        let statement = |k: usize| {
+            let (first, _) = lines.get(k).filter(|(_, l)| *l == 0)?;
+            Some(match lines.get(k + 1) {
+                Some((next, 0)) if withdrawn(first) && !withdrawn(next) => format!("{first} {next}"),
+                _ => first.clone(),
+            })
+        };
+        let part = if sectioned {
+            if *level < 2 {
+                continue;
+            }
+            match statement(i + 1) {
+                Some(first) => format!("{}: {first}", line.trim_end_matches(':')),
+                None => continue,
+            }
+        } else {
+            if *level > 0 {
+                continue;
+            }
+            line.clone()
+        };
+        if !push(part, &mut parts) {
+            break;
+        }
+    }
+    parts.join(" ")
 }
 
 /// The value a claim states: of `kind`, and in "from X to Y" (or "XからYに") the new value Y.
@@ -221,10 +308,9 @@ pub fn detect(
     for (i, c) in &candidates {
         let rep = c.rep();
         let claim = best_sentence(rep, analysis, lexicon, Some(kind));
-        if withdrawn(&claim) {
+        let Some(v) = claimed_value(&standing(&claim), kind) else {
             continue;
-        }
-        let Some(v) = claimed_value(&claim, kind) else { continue };
+        };
         let u = unit_of(&v);
         if unit.get_or_insert_with(|| u.clone()) != &u {
             continue;
@@ -287,5 +373,35 @@ mod tests {
         let v = claimed_value("Pro is $45, Enterprise $90.", ValueKind::Money).unwrap();
         assert_eq!(v.canonical, "usd45");
         assert!(withdrawn("The $49 Pro price is withdrawn."));
+    }
+
+    #[test]
+    fn an_outline_gives_each_section_its_first_statement() {
+        let doc = "# Postmortem\n\n## Summary\nThe outage lasted 51 minutes. SEV1.\n\n## Decision\n\
+                   - The $49 price is withdrawn.\n- Pro is $45.\n\n## Links\n";
+        assert_eq!(
+            outline(doc, 400),
+            "Summary: The outage lasted 51 minutes. Decision: The $49 price is withdrawn. Pro is $45."
+        );
+        assert_eq!(outline(doc, 40), "Summary: The outage lasted 51 minutes.");
+        assert_eq!(
+            outline("Welcome! Start here.\nAsk Ken.", 400),
+            "Welcome! Start here. Ask Ken."
+        );
+    }
+
+    #[test]
+    fn a_withdrawal_leaves_what_replaces_it() {
+        assert_eq!(
+            standing("We are walking back the $49 price. Final decision: Pro is $45 per seat."),
+            "Final decision: Pro is $45 per seat."
+        );
+        assert_eq!(standing("The $49 Pro price is withdrawn."), "");
+        let v = claimed_value(
+            &standing("価格改定は撤回します。Proは45ドルのままです。"),
+            ValueKind::Money,
+        )
+        .unwrap();
+        assert_eq!(v.canonical, "usd45");
     }
 }

@@ -6,7 +6,7 @@
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 use serde::Serialize;
 
-use crate::policy::Lexicon;
+use crate::policy::{Intent, Lexicon};
 use crate::text;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -30,6 +30,11 @@ pub struct Analysis {
     pub before: Option<DateTime<Utc>>,
     /// The time constraint as understood, for people ("last week: 2026-11-09 to 2026-11-16").
     pub time_note: Option<String>,
+    /// Words that only said what kind of answer the question's intent wants ("docs" in "where
+    /// are the onboarding docs?"): not searched in the evidence, but a tool's description may
+    /// use them ("generates PDF documents"), so the tool catalog is given them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answer_kind_words: Vec<String>,
     /// The question asks which tool, command or integration does something.
     pub tool_question: bool,
     /// The question asks for recent evidence ("recent pricing talks", "the last incident").
@@ -246,6 +251,43 @@ const ANSWER_TYPE_WORDS: &[&str] = &[
     "日程",
     "時期",
     "日時",
+];
+
+/// Words that ask why; the question then asks for a reason.
+const WHY_WORDS: &[&str] = &["why", "なぜ", "何故", "どうして"];
+/// Words that name a reason; the first is what a "why" question searches for.
+const REASON_WORDS: &[&str] = &["reason", "reasons", "理由"];
+
+/// In a question for a document, words that say a document is wanted ("where are the onboarding
+/// docs?" is about onboarding; the guide that answers it may never call itself a doc). Outside
+/// such questions they may be the subject ("a tool that converts a document to PDF").
+const DOCUMENT_WORDS: &[&str] = &[
+    "doc",
+    "docs",
+    "document",
+    "documents",
+    "documentation",
+    "ドキュメント",
+    "資料",
+    "文書",
+    "spec",
+    "specs",
+    "specification",
+    "仕様",
+    "仕様書",
+];
+
+/// In an exploratory question, words that say an overview is wanted ("an overview of the Japan
+/// launch", "最近の価格の議論をまとめて").
+/// ("summary" and "summarize" are not: a summarizer may be what a question looks for.)
+const OVERVIEW_WORDS: &[&str] = &[
+    "overview",
+    "recap",
+    "discussion",
+    "discussions",
+    "全体像",
+    "概要",
+    "議論",
 ];
 
 const TOOL_WORDS: &[&str] = &[
@@ -631,6 +673,12 @@ fn ends_with_verb_last(question: &str) -> bool {
 
 /// Analyses a question against the clock `now`.
 pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
+    analyze_as(question, None, now, lexicon)
+}
+
+/// `analyze` for a question of a known intent: words that only say what kind of answer that
+/// intent wants (a document, an overview) are not searched for.
+pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
     let mut a = Analysis::default();
     let mut rest = String::new();
     // quoted phrases
@@ -706,10 +754,30 @@ pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysi
         a.keywords.retain(|k| !is_in(k, ANSWER_TYPE_WORDS));
     }
     let nq = text::normalize(question);
+    // "Why ...?" asks for a reason, as "理由は？" does: the reason is a concept to search for
+    // (its lexicon group brings "because", "理由"), not a stop word to drop.
+    if WHY_WORDS.iter().any(|c| crate::intent::cue_matches(&nq, c))
+        && !a.keywords.iter().any(|k| is_in(k, REASON_WORDS))
+    {
+        a.keywords.push(REASON_WORDS[0].to_string());
+    }
     a.tool_question = lexicon.tool_cues.iter().any(|c| crate::intent::cue_matches(&nq, c));
     if a.tool_question {
         // "tool" says what kind of answer is wanted, not what it is about.
         a.keywords.retain(|k| !is_in(k, TOOL_WORDS));
+    } else {
+        let wanted = match intent {
+            Some(Intent::Document) => DOCUMENT_WORDS,
+            Some(Intent::Exploratory) => OVERVIEW_WORDS,
+            _ => &[],
+        };
+        if a.keywords.iter().any(|k| !is_in(k, wanted)) {
+            let (kind, about) = std::mem::take(&mut a.keywords)
+                .into_iter()
+                .partition(|k| is_in(k, wanted));
+            a.answer_kind_words = kind;
+            a.keywords = about;
+        }
     }
     a.expansions = expand(&a.keywords, lexicon);
     a.concepts = concepts(&a, lexicon);
@@ -753,6 +821,26 @@ mod tests {
             keywords("経費精算の期限はどこに書いてありますか？"),
             ["経費精算", "期限"]
         );
+    }
+
+    #[test]
+    fn why_asks_for_a_reason_and_answer_kinds_are_not_searched() {
+        let lx = lexicon();
+        let a = analyze("Why did we pick Postgres for billing?", now(), &lx);
+        assert_eq!(a.keywords, ["postgres", "billing", "reason"]);
+        let a = analyze("課金DBをPostgreSQLに移す理由は？", now(), &lx);
+        assert_eq!(a.keywords.iter().filter(|k| *k == "理由" || *k == "reason").count(), 1);
+        let doc = Some(Intent::Document);
+        let a = analyze_as("Where are the onboarding docs for new engineers?", doc, now(), &lx);
+        assert_eq!(a.keywords, ["onboarding", "new", "engineers"]);
+        assert_eq!(a.answer_kind_words, ["docs"]);
+        // Only a question for a document wants one; elsewhere a document may be the subject.
+        let a = analyze_as("Who reviewed the security document?", Some(Intent::Person), now(), &lx);
+        assert!(a.keywords.iter().any(|k| k == "document"), "{:?}", a.keywords);
+        let a = analyze_as("Which tool converts a document to PDF?", doc, now(), &lx);
+        assert!(a.keywords.iter().any(|k| k == "document"), "{:?}", a.keywords);
+        let a = analyze_as("最近の価格の議論をまとめて", Some(Intent::Exploratory), now(), &lx);
+        assert_eq!(a.keywords, ["価格"]);
     }
 
     #[test]
