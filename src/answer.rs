@@ -102,6 +102,9 @@ pub const POSITION_CITATIONS: usize = 2;
 /// at least this share (of the best score; of the question).
 const SUPPORT: usize = 2;
 const SUPPORT_REACH: (f64, f64) = (0.75, 0.75);
+/// Evidence from another place stating the value the lead states is shown when it scores and
+/// covers at least this share.
+const CORROBORATION_REACH: f64 = 0.5;
 /// The same for an overview (exploratory questions), which gathers more.
 const OVERVIEW_SUPPORT: usize = 4;
 const OVERVIEW_REACH: (f64, f64) = (0.5, 0.6);
@@ -418,6 +421,16 @@ fn write_answer(
     } else {
         (SUPPORT, SUPPORT_REACH)
     };
+    // The value the lead states, when the question asks for one: evidence elsewhere that states
+    // the same value corroborates it, and is shown from further down ("MySQLは12月15日に廃止"
+    // and "will be decommissioned on Dec 15" from another channel).
+    let value_of = |c: &Cluster| {
+        let kind = focus?;
+        let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
+        conflict::claimed_value(&conflict::standing(&claim), kind).map(|v| v.canonical)
+    };
+    let lead_value = value_of(&clusters[lead_idx]);
+    let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
             continue;
@@ -426,8 +439,13 @@ fn write_answer(
         let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
         let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
-        if c.score() >= top * reach.0 && c.rep().coverage >= reach.1 && agrees && !conflict::standing(&claim).is_empty()
-        {
+        let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
+        let corroborates = lead_value.is_some()
+            && c.score() >= top * CORROBORATION_REACH
+            && c.rep().coverage >= CORROBORATION_REACH
+            && lead_place(c) != lead_place(&clusters[lead_idx])
+            && value_of(c) == lead_value;
+        if (close || corroborates) && agrees && !conflict::standing(&claim).is_empty() {
             support.push(i);
             cited.push(i);
         }

@@ -253,6 +253,16 @@ const ANSWER_TYPE_WORDS: &[&str] = &[
     "日時",
 ];
 
+/// Phrases that ask for a decision; their words say nothing about its subject.
+const DECISION_IDIOMS: &[&str] = &[
+    "final call",
+    "final say",
+    "final word",
+    "the call on",
+    "make the call",
+    "made the call",
+];
+
 /// Words that ask why; the question then asks for a reason.
 const WHY_WORDS: &[&str] = &["why", "なぜ", "何故", "どうして"];
 /// Words that name a reason; the first is what a "why" question searches for.
@@ -750,8 +760,15 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
             a.keywords.retain(|k| !is_in(k, RECENCY_WORDS));
         }
     }
-    if a.keywords.iter().any(|k| !is_in(k, ANSWER_TYPE_WORDS)) {
-        a.keywords.retain(|k| !is_in(k, ANSWER_TYPE_WORDS));
+    // Idioms that ask for a decision ("what's the final call on pricing?") name no subject.
+    let idioms: Vec<&str> = DECISION_IDIOMS
+        .iter()
+        .filter(|p| crate::intent::cue_matches(&body, p))
+        .flat_map(|p| p.split_whitespace())
+        .collect();
+    let answer_type = |k: &String| is_in(k, ANSWER_TYPE_WORDS) || idioms.contains(&text::normalize(k).as_str());
+    if a.keywords.iter().any(|k| !answer_type(k)) {
+        a.keywords.retain(|k| !answer_type(k));
     }
     let nq = text::normalize(question);
     // "Why ...?" asks for a reason, as "理由は？" does: the reason is a concept to search for
@@ -828,6 +845,10 @@ mod tests {
         let lx = lexicon();
         let a = analyze("Why did we pick Postgres for billing?", now(), &lx);
         assert_eq!(a.keywords, ["postgres", "billing", "reason"]);
+        let a = analyze("What's the final call on the Pro plan price?", now(), &lx);
+        assert_eq!(a.keywords, ["pro", "plan", "price"]);
+        let a = analyze("Who is on call this week?", now(), &lx);
+        assert!(a.keywords.iter().any(|k| k == "call"), "{:?}", a.keywords);
         let a = analyze("課金DBをPostgreSQLに移す理由は？", now(), &lx);
         assert_eq!(a.keywords.iter().filter(|k| *k == "理由" || *k == "reason").count(), 1);
         let doc = Some(Intent::Document);
