@@ -194,6 +194,50 @@ const QUESTION_FILLER: &[&str] = &[
     "me",
 ];
 
+/// How a request is put, not what it asks for ("could you kindly assist me in ..."): a tool's
+/// description that happens to use one of these is no better for it. Left out of questions and
+/// of tool searches (`is_request_filler`).
+const REQUEST_FILLER: &[&str] = &[
+    "help",
+    "assist",
+    "assistance",
+    "kindly",
+    "desperately",
+    "immediate",
+    "immediately",
+    "extremely",
+    "quite",
+    "bit",
+    "particular",
+    "particularly",
+    "specific",
+    "specifically",
+    "certain",
+    "therefore",
+    "perhaps",
+    "possibly",
+    "wondering",
+    "wonder",
+    "interested",
+    "curious",
+    "looking",
+    "appreciate",
+    "grateful",
+    "lend",
+    "expertise",
+    "provide",
+    "detailed",
+    "comprehensive",
+];
+
+/// Whether an index term (a stem, as `text::terms` makes them) is request filler.
+pub fn is_request_filler(term: &str) -> bool {
+    static STEMS: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
+    STEMS
+        .get_or_init(|| REQUEST_FILLER.iter().flat_map(|w| text::terms(w)).collect())
+        .contains(term)
+}
+
 /// Words that ask for recent evidence; they set `prefer_recent` instead of being searched.
 const RECENCY_WORDS: &[&str] = &[
     "latest", "last", "recent", "recently", "lately", "newest", "previous", "前回", "最新", "直近", "最近",
@@ -526,6 +570,7 @@ pub fn keywords(q: &str) -> Vec<String> {
                     w = if suffix.eq_ignore_ascii_case("t")
                         || text::is_stop_word(&lb)
                         || QUESTION_FILLER.contains(&lb.as_str())
+                        || REQUEST_FILLER.contains(&lb.as_str())
                     {
                         String::new()
                     } else {
@@ -533,7 +578,11 @@ pub fn keywords(q: &str) -> Vec<String> {
                     };
                 }
                 let lw = w.to_lowercase();
-                if lw.is_empty() || text::is_stop_word(&lw) || QUESTION_FILLER.contains(&lw.as_str()) {
+                if lw.is_empty()
+                    || text::is_stop_word(&lw)
+                    || QUESTION_FILLER.contains(&lw.as_str())
+                    || REQUEST_FILLER.contains(&lw.as_str())
+                {
                     return;
                 }
                 push(w);
@@ -834,6 +883,12 @@ mod tests {
             ["ship", "company", "app"]
         );
         assert_eq!(keywords("火星オフィスの住所は？"), ["火星", "オフィス", "住所"]);
+        // How a request is put is not what it asks for.
+        assert_eq!(
+            keywords("Could you kindly assist me with this extremely tricky Sudoku?"),
+            ["tricky", "Sudoku"]
+        );
+        assert!(is_request_filler(&text::terms("assistance")[0]) && !is_request_filler("sudoku"));
         assert_eq!(
             keywords("経費精算の期限はどこに書いてありますか？"),
             ["経費精算", "期限"]

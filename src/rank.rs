@@ -582,7 +582,12 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
             authority = (authority + cx.policy.conclusion_bonus).min(1.0);
             auth_note = Some("thread conclusion");
         }
-        let completeness = 0.7 * coverage + 0.3 * u.length;
+        // A tool's description is as long as its author made it: length says nothing of it.
+        let completeness = if h.kind == EvidenceKind::Tool {
+            coverage
+        } else {
+            0.7 * coverage + 0.3 * u.length
+        };
         let source_weight = if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
             1.0
         } else {

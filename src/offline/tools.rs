@@ -163,7 +163,10 @@ impl ToolCatalog {
     /// Ranks tools for `query`. `relevanceScore` maps BM25 into 0..1 with a fixed saturation,
     /// so a score means the same across queries.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, String> {
-        let asked = crate::text::terms(query);
+        let mut asked = crate::text::terms(query);
+        if asked.iter().any(|t| !crate::query::is_request_filler(t)) {
+            asked.retain(|t| !crate::query::is_request_filler(t));
+        }
         let terms = self.synonyms.expand(&asked, SYNONYM_WEIGHT);
         let prefixes: Vec<(String, f32)> = crate::index::word_prefixes(&asked)
             .into_iter()
