@@ -383,7 +383,7 @@ fn lead_index(
     let Some(kind) = focus else { return 0 };
     let states = |c: &Cluster| {
         let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
-        conflict::claimed_value(&conflict::standing(&claim), kind).is_some()
+        conflict::stated_value(&claim, kind).is_some()
     };
     if states(&clusters[0]) {
         return 0;
@@ -424,12 +424,13 @@ fn write_answer(
     // The value the lead states, when the question asks for one: evidence elsewhere that states
     // the same value corroborates it, and is shown from further down ("MySQLは12月15日に廃止"
     // and "will be decommissioned on Dec 15" from another channel).
-    let value_of = |c: &Cluster| {
-        let kind = focus?;
-        let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
-        conflict::claimed_value(&conflict::standing(&claim), kind).map(|v| v.canonical)
+    let claim_of = |c: &Cluster| conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
+    let value_in = |claim: &str| {
+        focus
+            .and_then(|k| conflict::stated_value(claim, k))
+            .map(|v| v.canonical)
     };
-    let lead_value = value_of(&clusters[lead_idx]);
+    let lead_value = value_in(&claim_of(&clusters[lead_idx]));
     let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
@@ -438,13 +439,13 @@ fn write_answer(
         // With a disagreement, support comes only from the lead's side of it.
         let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
-        let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
+        let claim = claim_of(c);
         let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
         let corroborates = lead_value.is_some()
             && c.score() >= top * CORROBORATION_REACH
             && c.rep().coverage >= CORROBORATION_REACH
             && lead_place(c) != lead_place(&clusters[lead_idx])
-            && value_of(c) == lead_value;
+            && value_in(&claim) == lead_value;
         if (close || corroborates) && agrees && !conflict::standing(&claim).is_empty() {
             support.push(i);
             cited.push(i);

@@ -133,15 +133,7 @@ fn withdrawn(s: &str) -> bool {
 /// then earliest.
 pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> String {
     let p = e.passage_text();
-    // (sentence, its heading level when it is a heading)
-    let sents: Vec<(String, usize)> = text::sentences(p)
-        .into_iter()
-        .map(|(s, t)| {
-            let level = p[s..t].trim_start().chars().take_while(|&c| c == '#').count();
-            (clean_sentence(&p[s..t]), level)
-        })
-        .filter(|(s, _)| s.chars().count() >= 3)
-        .collect();
+    let sents = statements(p);
     // (not a heading, concepts covered, not withdrawn, holds a focus value, reads as a conclusion)
     type Key = (bool, usize, bool, bool, bool);
     let mut best: Option<(Key, usize)> = None;
@@ -189,11 +181,28 @@ pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus
 
 /// The first statement of a document (its headings skipped): what the document says it is.
 pub fn opening_sentence(text: &str) -> Option<String> {
+    statements(text)
+        .into_iter()
+        .find(|(_, level)| *level == 0)
+        .map(|(s, _)| s)
+}
+
+/// The sentences of a text, cleaned of markup, each with its heading level (0: not a heading);
+/// fragments under three characters are dropped.
+fn statements(text: &str) -> Vec<(String, usize)> {
     text::sentences(text)
         .into_iter()
-        .filter(|&(s, _)| !text[s..].trim_start().starts_with('#'))
-        .map(|(s, t)| clean_sentence(&text[s..t]))
-        .find(|s| s.chars().count() >= 3)
+        .map(|(s, t)| {
+            let level = text[s..t].trim_start().chars().take_while(|&c| c == '#').count();
+            (clean_sentence(&text[s..t]), level)
+        })
+        .filter(|(s, _)| s.chars().count() >= 3)
+        .collect()
+}
+
+/// The value of `kind` a claim states in what still stands of it (`standing`).
+pub fn stated_value(claim: &str, kind: ValueKind) -> Option<values::Value> {
+    claimed_value(&standing(claim), kind)
 }
 
 /// A document's sections in brief: each section's heading with its first statement ("Summary:
@@ -201,14 +210,7 @@ pub fn opening_sentence(text: &str) -> Option<String> {
 /// a first statement that withdraws something keeps the next, which says what replaces it.
 /// A document without sections gives its opening statements.
 pub fn outline(text: &str, max: usize) -> String {
-    let lines: Vec<(String, usize)> = text::sentences(text)
-        .into_iter()
-        .map(|(s, t)| {
-            let level = text[s..t].trim_start().chars().take_while(|&c| c == '#').count();
-            (clean_sentence(&text[s..t]), level)
-        })
-        .filter(|(s, _)| s.chars().count() >= 3)
-        .collect();
+    let lines = statements(text);
     let sectioned = lines.iter().any(|(_, l)| *l >= 2);
     let mut parts: Vec<String> = Vec::new();
     let mut len = 0;
@@ -308,7 +310,7 @@ pub fn detect(
     for (i, c) in &candidates {
         let rep = c.rep();
         let claim = best_sentence(rep, analysis, lexicon, Some(kind));
-        let Some(v) = claimed_value(&standing(&claim), kind) else {
+        let Some(v) = stated_value(&claim, kind) else {
             continue;
         };
         let u = unit_of(&v);
