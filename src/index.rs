@@ -111,6 +111,15 @@ pub struct SearchIndex {
     time: Field,
     prefixes: Field,
     title_boost: f32,
+    /// For indexes built with one term rarity for title and body (`build_with_title_boost`):
+    /// how many documents have each term in either field.
+    doc_freq: Option<std::collections::HashMap<String, u64>>,
+}
+
+/// BM25's inverse document frequency (Lucene's and tantivy's form).
+fn idf(doc_freq: u64, docs: u64) -> f32 {
+    let (n, total) = (doc_freq as f32, docs as f32);
+    (1.0 + (total - n + 0.5) / (n + 0.5)).ln()
 }
 
 /// Title matches count this much more than body matches (by default).
@@ -119,14 +128,33 @@ const TITLE_BOOST: f32 = 2.0;
 impl SearchIndex {
     /// Builds an in-memory index over `docs`.
     pub fn build(docs: impl IntoIterator<Item = Doc>) -> tantivy::Result<SearchIndex> {
-        SearchIndex::build_with_title_boost(docs, TITLE_BOOST)
+        SearchIndex::build_fields(docs, TITLE_BOOST)
     }
 
-    /// `build`, with title matches counting `title_boost` times body matches.
+    /// `build`, with title matches counting `title_boost` times body matches, and a term as rare
+    /// in the title as it is in the whole document (BM25F's single document frequency): a word
+    /// that many bodies use but one title has ("find" in `find_agency`) is no rarer for that.
     pub fn build_with_title_boost(
         docs: impl IntoIterator<Item = Doc>,
         title_boost: f32,
     ) -> tantivy::Result<SearchIndex> {
+        let mut doc_freq = std::collections::HashMap::new();
+        let docs: Vec<Doc> = docs.into_iter().collect();
+        for d in &docs {
+            let mut terms = text::terms(&d.title);
+            terms.extend(text::terms(&d.body));
+            terms.sort_unstable();
+            terms.dedup();
+            for t in terms {
+                *doc_freq.entry(t).or_insert(0) += 1;
+            }
+        }
+        let mut index = SearchIndex::build_fields(docs, title_boost)?;
+        index.doc_freq = Some(doc_freq);
+        Ok(index)
+    }
+
+    fn build_fields(docs: impl IntoIterator<Item = Doc>, title_boost: f32) -> tantivy::Result<SearchIndex> {
         let mut sb = Schema::builder();
         let text_opts = TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
@@ -180,6 +208,7 @@ impl SearchIndex {
             time,
             prefixes,
             title_boost,
+            doc_freq: None,
         })
     }
 
@@ -215,10 +244,24 @@ impl SearchIndex {
         if has_text {
             let mut should: Vec<(Occur, Box<dyn Query>)> = Vec::new();
             let mut seen = std::collections::HashSet::new();
+            let docs = searcher.num_docs();
             for (tok, weight) in terms.iter().filter(|(t, _)| seen.insert(t.as_str())) {
                 for (field, boost) in [(self.title, self.title_boost), (self.body, 1.0)] {
-                    let q = TermQuery::new(Term::from_field_text(field, tok), IndexRecordOption::WithFreqs);
-                    should.push((Occur::Should, Box::new(BoostQuery::new(Box::new(q), boost * weight))));
+                    let term = Term::from_field_text(field, tok);
+                    // Tantivy weighs a term by its rarity in the field; rescaled to its rarity
+                    // in the document where the index keeps one.
+                    let rarity = match self.doc_freq.as_ref().and_then(|m| m.get(tok.as_str())) {
+                        Some(&all) => match searcher.doc_freq(&term)? {
+                            0 => 1.0,
+                            n => idf(all, docs) / idf(n, docs),
+                        },
+                        None => 1.0,
+                    };
+                    let q = TermQuery::new(term, IndexRecordOption::WithFreqs);
+                    should.push((
+                        Occur::Should,
+                        Box::new(BoostQuery::new(Box::new(q), boost * weight * rarity)),
+                    ));
                 }
             }
             let mut seen = std::collections::HashSet::new();
@@ -282,6 +325,33 @@ impl SearchIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_word_common_in_bodies_is_no_rarer_in_one_title() {
+        let d = |ord, title: &str, body: &str| Doc {
+            ord,
+            title: title.into(),
+            body: body.into(),
+            ..Doc::default()
+        };
+        let docs = vec![
+            d(0, "find agency", "Marketing agencies by service and rating."),
+            d(
+                1,
+                "tunes",
+                "Music, songs, playlists, albums, artists and charts for every mood and moment.",
+            ),
+            d(2, "recipes", "Find recipes and cooking tips."),
+            d(3, "jobs", "Find jobs near you."),
+            d(4, "hotels", "Find hotels and book rooms."),
+        ];
+        let q: Vec<(String, f32)> = text::terms("find music").into_iter().map(|t| (t, 1.0)).collect();
+        let top = |index: &SearchIndex| index.search_with_prefixes(&q, &[], &Filter::default(), 5).unwrap().hits[0].0;
+        // Per field, "find" is rare among titles, so the one title that has it would win.
+        assert_eq!(top(&SearchIndex::build_fields(docs.clone(), 1.0).unwrap()), 0);
+        // As rare in the title as in the whole document: the tool about songs wins.
+        assert_eq!(top(&SearchIndex::build_with_title_boost(docs, 1.0).unwrap()), 1);
+    }
 
     fn docs() -> Vec<Doc> {
         let d = |ord, title: &str, body: &str, keys: &[&str], time| Doc {

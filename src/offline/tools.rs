@@ -80,12 +80,68 @@ fn params_text(schema: &Value) -> String {
     out
 }
 
+/// The words run together in a lowercase tool name ("keywordexplorer", "hdbcarpark"), read
+/// against `vocabulary` (the words the catalog's descriptions use): the pieces, each of at
+/// least three letters, when they make up the whole name and there are at least two; else none
+/// (none, too, for a name that is itself a word of the vocabulary).
+/// Of several readings, the one of fewest pieces.
+pub fn segment_name(word: &str, vocabulary: &std::collections::HashSet<String>) -> Vec<String> {
+    const MIN_PIECE: usize = 3;
+    let chars: Vec<char> = word.chars().collect();
+    let n = chars.len();
+    if n < 2 * MIN_PIECE || !chars.iter().all(|c| c.is_ascii_lowercase()) || vocabulary.contains(word) {
+        return Vec::new();
+    }
+    // fewest[i]: the fewest pieces that make up the first i letters, and where the last began.
+    let mut fewest: Vec<Option<(usize, usize)>> = vec![None; n + 1];
+    fewest[0] = Some((0, 0));
+    for end in MIN_PIECE..=n {
+        for start in 0..=end - MIN_PIECE {
+            let Some((count, _)) = fewest[start] else { continue };
+            if (start, end) == (0, n) || !vocabulary.contains(&word[start..end]) {
+                continue;
+            }
+            if fewest[end].is_none_or(|(c, _)| count + 1 < c) {
+                fewest[end] = Some((count + 1, start));
+            }
+        }
+    }
+    let mut pieces = Vec::new();
+    let mut end = n;
+    while end > 0 {
+        let Some((_, start)) = fewest[end] else {
+            return Vec::new();
+        };
+        pieces.push(word[start..end].to_string());
+        end = start;
+    }
+    pieces.reverse();
+    pieces
+}
+
+/// A tool name's words, as the index reads them: the identifier split (`split_identifier`)
+/// and, after it, the pieces of any word that runs several together (`segment_name`).
+fn name_words(name: &str, vocabulary: &std::collections::HashSet<String>) -> String {
+    let split = split_identifier(name);
+    let mut out = split.clone();
+    for w in split.split(' ') {
+        for piece in segment_name(&w.to_lowercase(), vocabulary) {
+            out.push(' ');
+            out.push_str(&piece);
+        }
+    }
+    out
+}
+
 pub struct ToolCatalog {
     pub entries: Vec<Entry>,
     pub warnings: Vec<DataWarning>,
     index: SearchIndex,
     /// Query expansion: a word also finds tools described with its synonyms.
     synonyms: Synonyms,
+    /// The index terms of the tools' names, sorted: a word the user wrote finds the names it
+    /// begins ("sake" finds "sakenowa", "dice" finds "diceroller").
+    name_terms: Vec<String>,
 }
 
 /// A tool's name counts as much as its description: BM25's length normalization already makes
@@ -97,6 +153,12 @@ pub const SYNONYM_WEIGHT: f32 = 0.5;
 /// Weight of a word-family match (same 5-letter prefix) against the word itself (catalog alone
 /// on MetaTool: R@1 0.455 without, 0.478 at 0.4).
 pub const PREFIX_WEIGHT: f32 = 0.4;
+
+/// Weight of a name that a word of the query begins ("sake" for "sakenowa").
+pub const NAME_PREFIX_WEIGHT: f32 = 0.5;
+/// Shorter words begin too many names to say which.
+pub const NAME_PREFIX_MIN: usize = 4;
+pub const NAME_PREFIX_FANOUT: usize = 8;
 
 /// A search hit on the catalog.
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -132,9 +194,30 @@ impl ToolCatalog {
     }
 
     pub fn from_entries(entries: Vec<Entry>, warnings: Vec<DataWarning>) -> Result<ToolCatalog, LoadError> {
-        let docs = entries.iter().enumerate().map(|(ord, e)| Doc {
+        let mut vocabulary = std::collections::HashSet::new();
+        for e in &entries {
+            for w in e.tool.description.split(|c: char| !c.is_ascii_alphabetic()) {
+                if w.len() >= 3 && !crate::text::is_stop_word(&w.to_lowercase()) {
+                    vocabulary.insert(w.to_lowercase());
+                }
+            }
+        }
+        let names: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    name_words(&e.tool.name, &vocabulary),
+                    split_identifier(&e.server)
+                )
+            })
+            .collect();
+        let mut name_terms: Vec<String> = names.iter().flat_map(|n| crate::text::terms(n)).collect();
+        name_terms.sort_unstable();
+        name_terms.dedup();
+        let docs = entries.iter().zip(names).enumerate().map(|(ord, (e, title))| Doc {
             ord: ord as u64,
-            title: format!("{} {}", split_identifier(&e.tool.name), split_identifier(&e.server)),
+            title,
             body: format!("{} {}", e.tool.description, params_text(&e.tool.input_schema)),
             keys: vec![format!("server={}", e.server)],
             time: None,
@@ -151,6 +234,7 @@ impl ToolCatalog {
             warnings,
             index,
             synonyms: Synonyms::builtin(),
+            name_terms,
         })
     }
 
@@ -167,7 +251,12 @@ impl ToolCatalog {
         if asked.iter().any(|t| !crate::query::is_request_filler(t)) {
             asked.retain(|t| !crate::query::is_request_filler(t));
         }
-        let terms = self.synonyms.expand(&asked, SYNONYM_WEIGHT);
+        let mut terms = self.synonyms.expand(&asked, SYNONYM_WEIGHT);
+        for t in self.names_begun_by(&asked) {
+            if !terms.iter().any(|(x, _)| *x == t) {
+                terms.push((t, NAME_PREFIX_WEIGHT));
+            }
+        }
         let prefixes: Vec<(String, f32)> = crate::index::word_prefixes(&asked)
             .into_iter()
             .map(|p| (p, PREFIX_WEIGHT))
@@ -189,6 +278,26 @@ impl ToolCatalog {
                 }
             })
             .collect())
+    }
+
+    /// The name terms that the words `asked` begin (each word of at least `NAME_PREFIX_MIN`
+    /// letters, at most `NAME_PREFIX_FANOUT` names a word).
+    fn names_begun_by(&self, asked: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        for q in asked {
+            if q.len() < NAME_PREFIX_MIN || !q.chars().all(|c| c.is_ascii_alphabetic()) {
+                continue;
+            }
+            let from = self.name_terms.partition_point(|t| t.as_str() <= q.as_str());
+            out.extend(
+                self.name_terms[from..]
+                    .iter()
+                    .take_while(|t| t.starts_with(q.as_str()))
+                    .take(NAME_PREFIX_FANOUT)
+                    .cloned(),
+            );
+        }
+        out
     }
 
     pub fn get(&self, full_name: &str) -> Option<&Entry> {
@@ -399,5 +508,65 @@ mod tests {
         assert_eq!(split_identifier("github__createIssue"), "github create Issue");
         assert_eq!(split_identifier("list-pull_requests"), "list pull requests");
         assert_eq!(split_identifier("getHTTPStatus2Code"), "get HTTPStatus2 Code");
+    }
+
+    fn tool(server: &str, name: &str, description: &str) -> Entry {
+        Entry {
+            server: server.into(),
+            tool: ToolDef {
+                name: name.into(),
+                description: description.into(),
+                input_schema: json!({"type": "object"}),
+                annotations: None,
+            },
+        }
+    }
+
+    #[test]
+    fn run_together_names_are_read_as_words() {
+        let vocabulary: std::collections::HashSet<String> = ["keyword", "explorer", "car", "park", "key", "word"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        assert_eq!(segment_name("keywordexplorer", &vocabulary), ["keyword", "explorer"]);
+        assert_eq!(
+            segment_name("hdbcarpark", &vocabulary),
+            Vec::<String>::new(),
+            "'hdb' is no word here"
+        );
+        assert_eq!(segment_name("carpark", &vocabulary), ["car", "park"]);
+        // A whole word is not cut into smaller ones, and a part left over means no reading.
+        assert!(segment_name("keyword", &vocabulary).is_empty());
+        assert!(segment_name("parkside", &vocabulary).is_empty());
+    }
+
+    #[test]
+    fn a_word_finds_the_run_together_name_it_is_part_of() {
+        let catalog = ToolCatalog::from_entries(
+            vec![
+                tool("kw", "keywordexplorer", "Related keywords to amplify your content."),
+                tool(
+                    "seo",
+                    "site_audit",
+                    "Audit a site for search engine optimization and keyword use.",
+                ),
+                tool("sake", "sakenowa", "Japanese rice wine ratings."),
+                tool("wine", "cellar", "Wine ratings and tasting notes."),
+            ],
+            Vec::new(),
+        )
+        .unwrap();
+        let names = |q: &str| -> Vec<String> {
+            catalog
+                .search(q, 10)
+                .unwrap()
+                .into_iter()
+                .map(|m| m.tool_name)
+                .collect()
+        };
+        // "keyword explorer" is read out of the name, so it counts as a name match.
+        assert_eq!(names("explore related keywords")[0], "kw__keywordexplorer");
+        // "sake" begins the name "sakenowa".
+        assert_eq!(names("sake ratings"), ["sake__sakenowa", "wine__cellar"]);
     }
 }
