@@ -70,6 +70,9 @@ pub struct Doc {
     /// Word prefixes (`word_prefixes`), space-separated, for matching words of one family
     /// ("financial" and "finance"); empty for sources that do not use them.
     pub prefixes: String,
+    /// The opening words of the body, where a description says what its subject is for (counted
+    /// again, at the index's lead boost); empty for sources that do not use it.
+    pub lead: String,
 }
 
 /// Letters a word prefix keeps: long enough to tell most word families apart, short enough to
@@ -110,7 +113,10 @@ pub struct SearchIndex {
     keys: Field,
     time: Field,
     prefixes: Field,
+    lead: Field,
     title_boost: f32,
+    /// How much a match in a document's lead counts on top of the body match (0: leads unused).
+    lead_boost: f32,
     /// For indexes built with one term rarity for title and body (`build_with_title_boost`):
     /// how many documents have each term in either field.
     doc_freq: Option<std::collections::HashMap<String, u64>>,
@@ -134,9 +140,11 @@ impl SearchIndex {
     /// `build`, with title matches counting `title_boost` times body matches, and a term as rare
     /// in the title as it is in the whole document (BM25F's single document frequency): a word
     /// that many bodies use but one title has ("find" in `find_agency`) is no rarer for that.
+    /// Matches in a document's `lead` count `lead_boost` times a body match, on top of it.
     pub fn build_with_title_boost(
         docs: impl IntoIterator<Item = Doc>,
         title_boost: f32,
+        lead_boost: f32,
     ) -> tantivy::Result<SearchIndex> {
         let mut doc_freq = std::collections::HashMap::new();
         let docs: Vec<Doc> = docs.into_iter().collect();
@@ -151,6 +159,7 @@ impl SearchIndex {
         }
         let mut index = SearchIndex::build_fields(docs, title_boost)?;
         index.doc_freq = Some(doc_freq);
+        index.lead_boost = lead_boost;
         Ok(index)
     }
 
@@ -162,7 +171,8 @@ impl SearchIndex {
                 .set_index_option(IndexRecordOption::WithFreqs),
         );
         let title = sb.add_text_field("title", text_opts.clone());
-        let body = sb.add_text_field("body", text_opts);
+        let body = sb.add_text_field("body", text_opts.clone());
+        let lead = sb.add_text_field("lead", text_opts);
         let keys = sb.add_text_field("keys", STRING);
         let prefixes = sb.add_text_field(
             "prefixes",
@@ -186,6 +196,9 @@ impl SearchIndex {
             let mut doc = TantivyDocument::default();
             doc.add_text(title, &d.title);
             doc.add_text(body, &d.body);
+            if !d.lead.is_empty() {
+                doc.add_text(lead, &d.lead);
+            }
             if !d.prefixes.is_empty() {
                 doc.add_text(prefixes, &d.prefixes);
             }
@@ -207,7 +220,9 @@ impl SearchIndex {
             keys,
             time,
             prefixes,
+            lead,
             title_boost,
+            lead_boost: 0.0,
             doc_freq: None,
         })
     }
@@ -246,7 +261,12 @@ impl SearchIndex {
             let mut seen = std::collections::HashSet::new();
             let docs = searcher.num_docs();
             for (tok, weight) in terms.iter().filter(|(t, _)| seen.insert(t.as_str())) {
-                for (field, boost) in [(self.title, self.title_boost), (self.body, 1.0)] {
+                let fields = [
+                    (self.title, self.title_boost),
+                    (self.body, 1.0),
+                    (self.lead, self.lead_boost),
+                ];
+                for (field, boost) in fields.into_iter().filter(|(_, b)| *b > 0.0) {
                     let term = Term::from_field_text(field, tok);
                     // Tantivy weighs a term by its rarity in the field; rescaled to its rarity
                     // in the document where the index keeps one.
@@ -350,7 +370,7 @@ mod tests {
         // Per field, "find" is rare among titles, so the one title that has it would win.
         assert_eq!(top(&SearchIndex::build_fields(docs.clone(), 1.0).unwrap()), 0);
         // As rare in the title as in the whole document: the tool about songs wins.
-        assert_eq!(top(&SearchIndex::build_with_title_boost(docs, 1.0).unwrap()), 1);
+        assert_eq!(top(&SearchIndex::build_with_title_boost(docs, 1.0, 0.0).unwrap()), 1);
     }
 
     fn docs() -> Vec<Doc> {
@@ -361,6 +381,7 @@ mod tests {
             keys: keys.iter().map(|s| s.to_string()).collect(),
             time: Some(time),
             prefixes: String::new(),
+            lead: String::new(),
         };
         vec![
             d(

@@ -230,6 +230,46 @@ const REQUEST_FILLER: &[&str] = &[
     "comprehensive",
 ];
 
+/// Words of a request that say what is wanted only in general ("recommend", "the best",
+/// "information", "find"): a tool catalog weighs them less than the words of the subject.
+const WEAK_REQUEST_WORDS: &[&str] = &[
+    "recommend",
+    "recommendation",
+    "recommendations",
+    "suggest",
+    "suggestion",
+    "suggestions",
+    "information",
+    "info",
+    "details",
+    "best",
+    "top",
+    "good",
+    "great",
+    "latest",
+    "new",
+    "current",
+    "find",
+    "get",
+    "search",
+    "list",
+    "ideas",
+    "tips",
+    "want",
+    "need",
+    "way",
+    "ways",
+    "like",
+];
+
+/// Whether an index term is a weak request word (`WEAK_REQUEST_WORDS`).
+pub fn is_weak_request_word(term: &str) -> bool {
+    static STEMS: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
+    STEMS
+        .get_or_init(|| WEAK_REQUEST_WORDS.iter().flat_map(|w| text::terms(w)).collect())
+        .contains(term)
+}
+
 /// Whether an index term (a stem, as `text::terms` makes them) is request filler.
 pub fn is_request_filler(term: &str) -> bool {
     static STEMS: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();

@@ -206,6 +206,7 @@ impl NotionExport {
                     keys: keys.clone(),
                     time: p.last_edited_time.map(|t| t.timestamp()),
                     prefixes: String::new(),
+                    lead: String::new(),
                 });
                 passage_of.push((pi, qi));
             }

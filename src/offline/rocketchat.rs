@@ -183,6 +183,7 @@ impl RocketExport {
             keys: vec![format!("room={}", m.rid)],
             time: parse_time(&m.ts).map(|t| t.timestamp()),
             prefixes: String::new(),
+            lead: String::new(),
         });
         let index = SearchIndex::build(docs)?;
         Ok(RocketExport {

@@ -186,6 +186,7 @@ impl SlackExport {
                     keys,
                     time: m.time.map(|t| t.timestamp()),
                     prefixes: String::new(),
+                    lead: String::new(),
                 }
             })
             .collect();

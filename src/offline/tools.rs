@@ -80,6 +80,21 @@ fn params_text(schema: &Value) -> String {
     out
 }
 
+/// The opening of a description, up to its first `LEAD_TERMS` index terms: where a tool says
+/// what it is for ("Create music playlists, ...") before the particulars.
+fn lead(description: &str) -> String {
+    let mut seen = 0;
+    let mut out = Vec::new();
+    for w in description.split_whitespace() {
+        if seen >= LEAD_TERMS {
+            break;
+        }
+        seen += crate::text::terms(w).len();
+        out.push(w);
+    }
+    out.join(" ")
+}
+
 /// The words run together in a lowercase tool name ("keywordexplorer", "hdbcarpark"), read
 /// against `vocabulary` (the words the catalog's descriptions use): the pieces, each of at
 /// least three letters, when they make up the whole name and there are at least two; else none
@@ -154,6 +169,16 @@ pub const SYNONYM_WEIGHT: f32 = 0.5;
 /// on MetaTool: R@1 0.455 without, 0.478 at 0.4).
 pub const PREFIX_WEIGHT: f32 = 0.4;
 
+/// How many index terms of a description make its lead, and how much a match there counts on
+/// top of the match in the description (MetaTool, catalog alone: R@1 +0.006, R@5 +0.005 at 6
+/// terms and 0.3; 4, 8 or 10 terms, 0.2 to 0.6 all help less).
+pub const LEAD_TERMS: usize = 6;
+pub const LEAD_BOOST: f32 = 0.3;
+/// Weight of the words of a request that say little of what is wanted ("recommend", "best",
+/// "information"): they count, less than the subject's words (MetaTool, catalog alone: R@1
+/// 0.555 -> 0.560, R@5 0.752 -> 0.759; 0.3 and 0.6 about the same).
+pub const WEAK_WORD_WEIGHT: f32 = 0.5;
+
 /// Weight of a name that a word of the query begins ("sake" for "sakenowa").
 pub const NAME_PREFIX_WEIGHT: f32 = 0.5;
 /// Shorter words begin too many names to say which.
@@ -227,8 +252,9 @@ impl ToolCatalog {
                 e.tool.description
             )))
             .join(" "),
+            lead: lead(&e.tool.description),
         });
-        let index = SearchIndex::build_with_title_boost(docs, NAME_BOOST)?;
+        let index = SearchIndex::build_with_title_boost(docs, NAME_BOOST, LEAD_BOOST)?;
         Ok(ToolCatalog {
             entries,
             warnings,
@@ -252,6 +278,11 @@ impl ToolCatalog {
             asked.retain(|t| !crate::query::is_request_filler(t));
         }
         let mut terms = self.synonyms.expand(&asked, SYNONYM_WEIGHT);
+        for (t, w) in terms.iter_mut() {
+            if crate::query::is_weak_request_word(t) {
+                *w = w.min(WEAK_WORD_WEIGHT);
+            }
+        }
         for t in self.names_begun_by(&asked) {
             if !terms.iter().any(|(x, _)| *x == t) {
                 terms.push((t, NAME_PREFIX_WEIGHT));
@@ -520,6 +551,41 @@ mod tests {
                 annotations: None,
             },
         }
+    }
+
+    #[test]
+    fn the_opening_of_a_description_and_the_subject_of_a_request_count_most() {
+        let catalog = ToolCatalog::from_entries(
+            vec![
+                tool(
+                    "b",
+                    "studio",
+                    "News from artists, labels and studios, with charts and music playlists.",
+                ),
+                tool(
+                    "a",
+                    "charts",
+                    "Music charts and playlists, with news from artists, labels and studios.",
+                ),
+                tool("c", "adviser", "Recommendations and the best tips for anything."),
+                tool("d", "lyrics", "Song lyrics."),
+            ],
+            Vec::new(),
+        )
+        .unwrap();
+        let names = |q: &str| -> Vec<String> {
+            catalog
+                .search(q, 10)
+                .unwrap()
+                .into_iter()
+                .map(|m| m.tool_name)
+                .collect()
+        };
+        // Same words, same length: the tool that opens with music is about music (without
+        // leads, the tie would go to the first listed).
+        assert_eq!(names("music")[..2], ["a__charts", "b__studio"]);
+        // "recommend the best" says only that something is wanted; "lyrics" says what.
+        assert_eq!(names("recommend the best lyrics")[0], "d__lyrics");
     }
 
     #[test]

@@ -68,7 +68,7 @@ impl Fake {
             body: format!("{} {}", m.msg, m.u.name.clone().unwrap_or_default()),
             keys: vec![format!("room={}", m.rid)],
             time: None,
-            prefixes: String::new(),
+            ..Doc::default()
         });
         let index = SearchIndex::build(docs).expect("index");
         Fake {
