@@ -257,6 +257,7 @@ mod tests {
             auth_note: None,
             age_days: None,
             intent: crate::policy::Intent::Factual,
+            gate: 1.0,
         }
     }
 
