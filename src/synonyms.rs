@@ -19,19 +19,29 @@ struct LexiconFile {
     synonyms: Vec<Vec<String>>,
 }
 
-/// Synonym groups, each member as its index terms.
+/// Synonym groups, each member as its index terms and its length in letters.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Synonyms {
-    groups: Vec<Vec<Vec<String>>>,
+    groups: Vec<Vec<(Vec<String>, usize)>>,
 }
+
+/// A one-word member matches a word of the query with its stem only when their lengths differ
+/// by at most this much: stemming joins "excellent" to "excel" and "organization" to "organ",
+/// which are other words, while inflections ("songs", "gaming") stay this close.
+const STEM_LENGTH_SLACK: usize = 3;
 
 impl Synonyms {
     pub fn new(groups: &[Vec<String>]) -> Synonyms {
         Synonyms {
             groups: groups
                 .iter()
-                .map(|g| g.iter().map(|m| text::terms(m)).filter(|t| !t.is_empty()).collect())
-                .filter(|g: &Vec<Vec<String>>| g.len() > 1)
+                .map(|g| {
+                    g.iter()
+                        .map(|m| (text::terms(m), m.chars().count()))
+                        .filter(|(t, _)| !t.is_empty())
+                        .collect()
+                })
+                .filter(|g: &Vec<(Vec<String>, usize)>| g.len() > 1)
                 .collect(),
         }
     }
@@ -59,6 +69,26 @@ impl Synonyms {
     /// `terms` (each weighing 1) with the terms of their synonyms (each weighing `weight`):
     /// a group joins when every term of one of its members is in `terms`.
     pub fn expand(&self, terms: &[String], weight: f32) -> Vec<(String, f32)> {
+        self.expand_words(terms, "", weight)
+    }
+
+    /// `expand`, where `terms` come from the words of `query`: a one-word member joins only when
+    /// the query's word with its stem is about as long (`STEM_LENGTH_SLACK`), so that a stem two
+    /// words share does not bring the synonyms of the other ("excellent" is no "excel").
+    pub fn expand_words(&self, terms: &[String], query: &str, weight: f32) -> Vec<(String, f32)> {
+        let mut lengths: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
+        for w in query.split(|c: char| !c.is_alphanumeric()) {
+            if let [t] = text::terms(w).as_slice() {
+                lengths.entry(t.clone()).or_default().push(w.chars().count());
+            }
+        }
+        let joins = |m: &(Vec<String>, usize)| {
+            m.0.iter().all(|t| terms.contains(t))
+                && match (m.0.as_slice(), lengths.get(&m.0[0])) {
+                    ([_], Some(ls)) => ls.iter().any(|l| l.abs_diff(m.1) <= STEM_LENGTH_SLACK),
+                    _ => true,
+                }
+        };
         let mut out: Vec<(String, f32)> = Vec::with_capacity(terms.len());
         for t in terms {
             if !out.iter().any(|(x, _)| x == t) {
@@ -66,10 +96,10 @@ impl Synonyms {
             }
         }
         for group in &self.groups {
-            if !group.iter().any(|m| m.iter().all(|t| terms.contains(t))) {
+            if !group.iter().any(joins) {
                 continue;
             }
-            for t in group.iter().flatten() {
+            for t in group.iter().flat_map(|m| &m.0) {
                 if !out.iter().any(|(x, _)| x == t) {
                     out.push((t.clone(), weight));
                 }
@@ -99,5 +129,23 @@ mod tests {
         let x = s.expand(&text::terms("音楽を探す"), 0.5);
         assert!(x.iter().any(|(t, _)| *t == text::terms("music")[0]), "{x:?}");
         assert!(!Synonyms::builtin().groups.is_empty());
+    }
+
+    #[test]
+    fn a_shared_stem_of_another_word_brings_no_synonyms() {
+        let s = Synonyms::new(&[
+            vec!["excel".into(), "spreadsheet".into()],
+            vec!["game".into(), "play".into()],
+        ]);
+        let has = |q: &str, t: &str| {
+            let terms = text::terms(q);
+            s.expand_words(&terms, q, 0.5)
+                .iter()
+                .any(|(x, _)| *x == text::terms(t)[0])
+        };
+        assert_eq!(text::terms("excellent"), text::terms("excel"), "the stems collide");
+        assert!(!has("an excellent tool", "spreadsheet"));
+        assert!(has("open it in Excel", "spreadsheet"));
+        assert!(has("gaming news", "play"), "an inflection still joins");
     }
 }

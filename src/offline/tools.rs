@@ -157,6 +157,23 @@ pub struct ToolCatalog {
     /// The index terms of the tools' names, sorted: a word the user wrote finds the names it
     /// begins ("sake" finds "sakenowa", "dice" finds "diceroller").
     name_terms: Vec<String>,
+    /// Typos: every index term of the catalog, and each with one letter deleted, to the terms
+    /// they come from (a word one edit from a term shares one of these keys with it).
+    one_deleted: std::collections::HashMap<String, Vec<u32>>,
+    /// The terms `one_deleted` points to.
+    all_terms: Vec<String>,
+}
+
+/// A word the catalog does not have, of at least this many letters, finds the catalog's words
+/// one edit from it ("astrology" finds "strology", "forecast" finds "foreast").
+pub const TYPO_MIN: usize = 6;
+/// Weight of such a word against the word written.
+pub const TYPO_WEIGHT: f32 = 0.5;
+
+/// `word` with each of its letters deleted in turn.
+fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
+    word.char_indices()
+        .map(move |(i, c)| format!("{}{}", &word[..i], &word[i + c.len_utf8()..]))
 }
 
 /// A tool's name counts as much as its description: BM25's length normalization already makes
@@ -237,6 +254,20 @@ impl ToolCatalog {
                 )
             })
             .collect();
+        let mut all_terms: Vec<String> = names
+            .iter()
+            .flat_map(|n| crate::text::terms(n))
+            .chain(entries.iter().flat_map(|e| crate::text::terms(&e.tool.description)))
+            .filter(|t| t.len() >= TYPO_MIN - 1 && t.chars().all(|c| c.is_ascii_alphabetic()))
+            .collect();
+        all_terms.sort_unstable();
+        all_terms.dedup();
+        let mut one_deleted: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+        for (i, t) in all_terms.iter().enumerate() {
+            for k in std::iter::once(t.clone()).chain(deletions(t)) {
+                one_deleted.entry(k).or_default().push(i as u32);
+            }
+        }
         let mut name_terms: Vec<String> = names.iter().flat_map(|n| crate::text::terms(n)).collect();
         name_terms.sort_unstable();
         name_terms.dedup();
@@ -261,6 +292,8 @@ impl ToolCatalog {
             index,
             synonyms: Synonyms::builtin(),
             name_terms,
+            one_deleted,
+            all_terms,
         })
     }
 
@@ -277,10 +310,15 @@ impl ToolCatalog {
         if asked.iter().any(|t| !crate::query::is_request_filler(t)) {
             asked.retain(|t| !crate::query::is_request_filler(t));
         }
-        let mut terms = self.synonyms.expand(&asked, SYNONYM_WEIGHT);
+        let mut terms = self.synonyms.expand_words(&asked, query, SYNONYM_WEIGHT);
         for (t, w) in terms.iter_mut() {
             if crate::query::is_weak_request_word(t) {
                 *w = w.min(WEAK_WORD_WEIGHT);
+            }
+        }
+        for t in self.typos_of(&asked) {
+            if !terms.iter().any(|(x, _)| *x == t) {
+                terms.push((t, TYPO_WEIGHT));
             }
         }
         for t in self.names_begun_by(&asked) {
@@ -309,6 +347,29 @@ impl ToolCatalog {
                 }
             })
             .collect())
+    }
+
+    /// The catalog's terms one edit (Damerau-Levenshtein) from the words of `asked` that the
+    /// catalog does not have.
+    fn typos_of(&self, asked: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        for q in asked {
+            if q.len() < TYPO_MIN
+                || !q.chars().all(|c| c.is_ascii_alphabetic())
+                || self.all_terms.binary_search(q).is_ok()
+            {
+                continue;
+            }
+            for k in std::iter::once(q.clone()).chain(deletions(q)) {
+                for &i in self.one_deleted.get(&k).into_iter().flatten() {
+                    let t = &self.all_terms[i as usize];
+                    if strsim::damerau_levenshtein(q, t) <= 1 && !out.contains(t) {
+                        out.push(t.clone());
+                    }
+                }
+            }
+        }
+        out
     }
 
     /// The name terms that the words `asked` begin (each word of at least `NAME_PREFIX_MIN`
@@ -586,6 +647,30 @@ mod tests {
         assert_eq!(names("music")[..2], ["a__charts", "b__studio"]);
         // "recommend the best" says only that something is wanted; "lyrics" says what.
         assert_eq!(names("recommend the best lyrics")[0], "d__lyrics");
+    }
+
+    #[test]
+    fn a_word_one_edit_from_the_catalogs_finds_it() {
+        let catalog = ToolCatalog::from_entries(
+            vec![
+                tool("a", "stars", "Povides strology services for you."),
+                tool("b", "weather", "Weather forecasts for any city."),
+            ],
+            Vec::new(),
+        )
+        .unwrap();
+        let names = |q: &str| -> Vec<String> {
+            catalog
+                .search(q, 10)
+                .unwrap()
+                .into_iter()
+                .map(|m| m.tool_name)
+                .collect()
+        };
+        assert_eq!(names("my astrology reading"), ["a__stars"]);
+        assert_eq!(names("weather forcasts"), ["b__weather"]);
+        // A word the catalog has is taken as written.
+        assert!(catalog.typos_of(&crate::text::terms("weather")).is_empty());
     }
 
     #[test]
