@@ -137,7 +137,12 @@ impl Engine {
             let text = if tool_source {
                 // The catalog ranks descriptions: give it the words, not the filters, and the
                 // words the other sources are spared ("a PDF document").
-                [analysis.search_text(false), analysis.answer_kind_words.join(" ")].join(" ")
+                [
+                    analysis.search_text(false),
+                    analysis.answer_kind_words.join(" "),
+                    analysis.repeated.join(" "),
+                ]
+                .join(" ")
             } else {
                 analysis.search_text(true)
             };

@@ -35,6 +35,10 @@ pub struct Analysis {
     /// use them ("generates PDF documents"), so the tool catalog is given them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub answer_kind_words: Vec<String>,
+    /// Keywords the question says more than once, once for each time after the first (by stem:
+    /// "song ... songs"): the tool catalog weighs a word by how often it is asked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repeated: Vec<String>,
     /// The question asks which tool, command or integration does something.
     pub tool_question: bool,
     /// The question asks for recent evidence ("recent pricing talks", "the last incident").
@@ -887,6 +891,18 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
     }
     a.expansions = expand(&a.keywords, lexicon);
     a.concepts = concepts(&a, lexicon);
+    let said = text::terms(&body);
+    let mut seen = Vec::new();
+    for k in &a.keywords {
+        if let [t] = text::terms(k).as_slice()
+            && !seen.contains(t)
+        {
+            seen.push(t.clone());
+            let times = said.iter().filter(|s| *s == t).count();
+            a.repeated
+                .extend(std::iter::repeat_n(k.clone(), times.saturating_sub(1)));
+        }
+    }
     a
 }
 
@@ -901,6 +917,22 @@ mod tests {
     fn lexicon() -> Lexicon {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
         crate::policy::Policies::load(&dir, &[]).unwrap().lexicon
+    }
+
+    #[test]
+    fn words_said_again_are_kept_for_the_catalog() {
+        let a = analyze("I love songs. Which song app plays a song offline?", now(), &lexicon());
+        assert_eq!(a.repeated.len(), 2, "{:?}", a.repeated);
+        assert!(
+            a.repeated.iter().all(|k| text::terms(k) == text::terms("song")),
+            "{:?}",
+            a.repeated
+        );
+        assert!(
+            analyze("which app plays songs offline?", now(), &lexicon())
+                .repeated
+                .is_empty()
+        );
     }
 
     #[test]
