@@ -611,6 +611,20 @@ mod tests {
         assert_eq!(split_identifier("getHTTPStatus2Code"), "get HTTPStatus2 Code");
     }
 
+    fn catalog_of(tools: Vec<Entry>) -> ToolCatalog {
+        ToolCatalog::from_entries(tools, Vec::new()).unwrap()
+    }
+
+    /// The names the catalog finds for `q`, best first.
+    fn names_for(catalog: &ToolCatalog, q: &str) -> Vec<String> {
+        catalog
+            .search(q, 10)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.tool_name)
+            .collect()
+    }
+
     fn tool(server: &str, name: &str, description: &str) -> Entry {
         Entry {
             server: server.into(),
@@ -625,32 +639,21 @@ mod tests {
 
     #[test]
     fn the_opening_of_a_description_and_the_subject_of_a_request_count_most() {
-        let catalog = ToolCatalog::from_entries(
-            vec![
-                tool(
-                    "b",
-                    "studio",
-                    "News from artists, labels and studios, with charts and music playlists.",
-                ),
-                tool(
-                    "a",
-                    "charts",
-                    "Music charts and playlists, with news from artists, labels and studios.",
-                ),
-                tool("c", "adviser", "Recommendations and the best tips for anything."),
-                tool("d", "lyrics", "Song lyrics."),
-            ],
-            Vec::new(),
-        )
-        .unwrap();
-        let names = |q: &str| -> Vec<String> {
-            catalog
-                .search(q, 10)
-                .unwrap()
-                .into_iter()
-                .map(|m| m.tool_name)
-                .collect()
-        };
+        let catalog = catalog_of(vec![
+            tool(
+                "b",
+                "studio",
+                "News from artists, labels and studios, with charts and music playlists.",
+            ),
+            tool(
+                "a",
+                "charts",
+                "Music charts and playlists, with news from artists, labels and studios.",
+            ),
+            tool("c", "adviser", "Recommendations and the best tips for anything."),
+            tool("d", "lyrics", "Song lyrics."),
+        ]);
+        let names = |q: &str| names_for(&catalog, q);
         // Same words, same length: the tool that opens with music is about music (without
         // leads, the tie would go to the first listed).
         assert_eq!(names("music")[..2], ["a__charts", "b__studio"]);
@@ -660,14 +663,10 @@ mod tests {
 
     #[test]
     fn a_word_asked_twice_weighs_more() {
-        let catalog = ToolCatalog::from_entries(
-            vec![
-                tool("a", "charts", "Song charts."),
-                tool("b", "words", "Lyrics finder."),
-            ],
-            Vec::new(),
-        )
-        .unwrap();
+        let catalog = catalog_of(vec![
+            tool("a", "charts", "Song charts."),
+            tool("b", "words", "Lyrics finder."),
+        ]);
         let top = |q: &str| catalog.search(q, 10).unwrap()[0].clone();
         assert!(top("songs or song lyrics").relevance_score > top("song lyrics").relevance_score);
         assert_eq!(top("songs or song lyrics").tool_name, "a__charts");
@@ -675,22 +674,11 @@ mod tests {
 
     #[test]
     fn a_word_one_edit_from_the_catalogs_finds_it() {
-        let catalog = ToolCatalog::from_entries(
-            vec![
-                tool("a", "stars", "Povides strology services for you."),
-                tool("b", "weather", "Weather forecasts for any city."),
-            ],
-            Vec::new(),
-        )
-        .unwrap();
-        let names = |q: &str| -> Vec<String> {
-            catalog
-                .search(q, 10)
-                .unwrap()
-                .into_iter()
-                .map(|m| m.tool_name)
-                .collect()
-        };
+        let catalog = catalog_of(vec![
+            tool("a", "stars", "Povides strology services for you."),
+            tool("b", "weather", "Weather forecasts for any city."),
+        ]);
+        let names = |q: &str| names_for(&catalog, q);
         assert_eq!(names("my astrology reading"), ["a__stars"]);
         assert_eq!(names("weather forcasts"), ["b__weather"]);
         // A word the catalog has is taken as written.
@@ -717,28 +705,17 @@ mod tests {
 
     #[test]
     fn a_word_finds_the_run_together_name_it_is_part_of() {
-        let catalog = ToolCatalog::from_entries(
-            vec![
-                tool("kw", "keywordexplorer", "Related keywords to amplify your content."),
-                tool(
-                    "seo",
-                    "site_audit",
-                    "Audit a site for search engine optimization and keyword use.",
-                ),
-                tool("sake", "sakenowa", "Japanese rice wine ratings."),
-                tool("wine", "cellar", "Wine ratings and tasting notes."),
-            ],
-            Vec::new(),
-        )
-        .unwrap();
-        let names = |q: &str| -> Vec<String> {
-            catalog
-                .search(q, 10)
-                .unwrap()
-                .into_iter()
-                .map(|m| m.tool_name)
-                .collect()
-        };
+        let catalog = catalog_of(vec![
+            tool("kw", "keywordexplorer", "Related keywords to amplify your content."),
+            tool(
+                "seo",
+                "site_audit",
+                "Audit a site for search engine optimization and keyword use.",
+            ),
+            tool("sake", "sakenowa", "Japanese rice wine ratings."),
+            tool("wine", "cellar", "Wine ratings and tasting notes."),
+        ]);
+        let names = |q: &str| names_for(&catalog, q);
         // "keyword explorer" is read out of the name, so it counts as a name match.
         assert_eq!(names("explore related keywords")[0], "kw__keywordexplorer");
         // "sake" begins the name "sakenowa".
