@@ -117,7 +117,7 @@ pub struct SearchIndex {
     title_boost: f32,
     /// How much a match in a document's lead counts on top of the body match (0: leads unused).
     lead_boost: f32,
-    /// For indexes built with one term rarity for title and body (`build_with_title_boost`):
+    /// For indexes built with one term rarity for title and body (`build_catalog`):
     /// how many documents have each term in either field.
     doc_freq: Option<std::collections::HashMap<String, u64>>,
 }
@@ -137,11 +137,12 @@ impl SearchIndex {
         SearchIndex::build_fields(docs, TITLE_BOOST)
     }
 
-    /// `build`, with title matches counting `title_boost` times body matches, and a term as rare
-    /// in the title as it is in the whole document (BM25F's single document frequency): a word
-    /// that many bodies use but one title has ("find" in `find_agency`) is no rarer for that.
-    /// Matches in a document's `lead` count `lead_boost` times a body match, on top of it.
-    pub fn build_with_title_boost(
+    /// The tool catalog's index: `build`, with title matches counting `title_boost` times body
+    /// matches, and a term as rare in the title as it is in the whole document (BM25F's single
+    /// document frequency: a word that many bodies use but one title has, "find" in
+    /// `find_agency`, is no rarer for that). Matches in a document's `lead` count `lead_boost`
+    /// times a body match, on top of it.
+    pub fn build_catalog(
         docs: impl IntoIterator<Item = Doc>,
         title_boost: f32,
         lead_boost: f32,
@@ -370,7 +371,7 @@ mod tests {
         // Per field, "find" is rare among titles, so the one title that has it would win.
         assert_eq!(top(&SearchIndex::build_fields(docs.clone(), 1.0).unwrap()), 0);
         // As rare in the title as in the whole document: the tool about songs wins.
-        assert_eq!(top(&SearchIndex::build_with_title_boost(docs, 1.0, 0.0).unwrap()), 1);
+        assert_eq!(top(&SearchIndex::build_catalog(docs, 1.0, 0.0).unwrap()), 1);
     }
 
     fn docs() -> Vec<Doc> {

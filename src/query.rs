@@ -266,20 +266,25 @@ const WEAK_REQUEST_WORDS: &[&str] = &[
     "like",
 ];
 
-/// Whether an index term is a weak request word (`WEAK_REQUEST_WORDS`).
-pub fn is_weak_request_word(term: &str) -> bool {
-    static STEMS: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
-    STEMS
-        .get_or_init(|| WEAK_REQUEST_WORDS.iter().flat_map(|w| text::terms(w)).collect())
+type StemSet = std::sync::OnceLock<std::collections::HashSet<String>>;
+
+/// Whether `term` (an index term, a stem as `text::terms` makes them) is one of `words`'
+/// terms; `cell` keeps those terms, made on first use.
+fn in_stems(cell: &'static StemSet, words: &[&str], term: &str) -> bool {
+    cell.get_or_init(|| words.iter().flat_map(|w| text::terms(w)).collect())
         .contains(term)
 }
 
-/// Whether an index term (a stem, as `text::terms` makes them) is request filler.
+/// Whether an index term is a weak request word (`WEAK_REQUEST_WORDS`).
+pub fn is_weak_request_word(term: &str) -> bool {
+    static STEMS: StemSet = StemSet::new();
+    in_stems(&STEMS, WEAK_REQUEST_WORDS, term)
+}
+
+/// Whether an index term is request filler (`REQUEST_FILLER`).
 pub fn is_request_filler(term: &str) -> bool {
-    static STEMS: std::sync::OnceLock<std::collections::HashSet<String>> = std::sync::OnceLock::new();
-    STEMS
-        .get_or_init(|| REQUEST_FILLER.iter().flat_map(|w| text::terms(w)).collect())
-        .contains(term)
+    static STEMS: StemSet = StemSet::new();
+    in_stems(&STEMS, REQUEST_FILLER, term)
 }
 
 /// Words that ask for recent evidence; they set `prefer_recent` instead of being searched.

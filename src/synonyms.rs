@@ -66,16 +66,12 @@ impl Synonyms {
         Synonyms::parse(&yaml, &path.display().to_string())
     }
 
-    /// `terms` (each weighing 1) with the terms of their synonyms (each weighing `weight`):
-    /// a group joins when every term of one of its members is in `terms`.
-    pub fn expand(&self, terms: &[String], weight: f32) -> Vec<(String, f32)> {
-        self.expand_words(terms, "", weight)
-    }
-
-    /// `expand`, where `terms` come from the words of `query`: a one-word member joins only when
-    /// the query's word with its stem is about as long (`STEM_LENGTH_SLACK`), so that a stem two
-    /// words share does not bring the synonyms of the other ("excellent" is no "excel").
-    pub fn expand_words(&self, terms: &[String], query: &str, weight: f32) -> Vec<(String, f32)> {
+    /// `terms`, the index terms of `query` (each weighing 1), with the terms of their synonyms
+    /// (each weighing `weight`): a group joins when every term of one of its members is in
+    /// `terms`, and a one-word member only when the query's word with its stem is about as long
+    /// (`STEM_LENGTH_SLACK`), so that a stem two words share does not bring the synonyms of the
+    /// other ("excellent" is no "excel").
+    pub fn expand(&self, terms: &[String], query: &str, weight: f32) -> Vec<(String, f32)> {
         let mut lengths: std::collections::HashMap<String, Vec<usize>> = std::collections::HashMap::new();
         for w in query.split(|c: char| !c.is_alphanumeric()) {
             if let [t] = text::terms(w).as_slice() {
@@ -120,13 +116,13 @@ mod tests {
             vec!["movie".into(), "film".into()],
         ]);
         let q = text::terms("new songs to listen to");
-        let x = s.expand(&q, 0.5);
+        let x = s.expand(&q, "new songs to listen to", 0.5);
         assert!(x.contains(&(text::terms("song")[0].clone(), 1.0)), "{x:?}");
         assert!(x.contains(&(text::terms("music")[0].clone(), 0.5)), "{x:?}");
         assert!(x.iter().any(|(t, w)| text::is_japanese(t) && *w == 0.5), "{x:?}");
         assert!(!x.iter().any(|(t, _)| t == "film"), "{x:?}");
         // Japanese in, English out.
-        let x = s.expand(&text::terms("音楽を探す"), 0.5);
+        let x = s.expand(&text::terms("音楽を探す"), "音楽を探す", 0.5);
         assert!(x.iter().any(|(t, _)| *t == text::terms("music")[0]), "{x:?}");
         assert!(!Synonyms::builtin().groups.is_empty());
     }
@@ -139,9 +135,7 @@ mod tests {
         ]);
         let has = |q: &str, t: &str| {
             let terms = text::terms(q);
-            s.expand_words(&terms, q, 0.5)
-                .iter()
-                .any(|(x, _)| *x == text::terms(t)[0])
+            s.expand(&terms, q, 0.5).iter().any(|(x, _)| *x == text::terms(t)[0])
         };
         assert_eq!(text::terms("excellent"), text::terms("excel"), "the stems collide");
         assert!(!has("an excellent tool", "spreadsheet"));

@@ -258,9 +258,10 @@ impl ToolCatalog {
                 )
             })
             .collect();
-        let mut all_terms: Vec<String> = names
+        let mut name_terms: Vec<String> = names.iter().flat_map(|n| crate::text::terms(n)).collect();
+        let mut all_terms: Vec<String> = name_terms
             .iter()
-            .flat_map(|n| crate::text::terms(n))
+            .cloned()
             .chain(entries.iter().flat_map(|e| crate::text::terms(&e.tool.description)))
             .filter(|t| t.len() >= TYPO_MIN - 1 && t.chars().all(|c| c.is_ascii_alphabetic()))
             .collect();
@@ -272,7 +273,6 @@ impl ToolCatalog {
                 one_deleted.entry(k).or_default().push(i as u32);
             }
         }
-        let mut name_terms: Vec<String> = names.iter().flat_map(|n| crate::text::terms(n)).collect();
         name_terms.sort_unstable();
         name_terms.dedup();
         let docs = entries.iter().zip(names).enumerate().map(|(ord, (e, title))| Doc {
@@ -289,7 +289,7 @@ impl ToolCatalog {
             .join(" "),
             lead: lead(&e.tool.description),
         });
-        let index = SearchIndex::build_with_title_boost(docs, NAME_BOOST, LEAD_BOOST)?;
+        let index = SearchIndex::build_catalog(docs, NAME_BOOST, LEAD_BOOST)?;
         Ok(ToolCatalog {
             entries,
             warnings,
@@ -314,7 +314,7 @@ impl ToolCatalog {
         if asked.iter().any(|t| !crate::query::is_request_filler(t)) {
             asked.retain(|t| !crate::query::is_request_filler(t));
         }
-        let mut terms = self.synonyms.expand_words(&asked, query, SYNONYM_WEIGHT);
+        let mut terms = self.synonyms.expand(&asked, query, SYNONYM_WEIGHT);
         for (t, w) in terms.iter_mut() {
             if crate::query::is_weak_request_word(t) {
                 *w = w.min(WEAK_WORD_WEIGHT);
