@@ -135,6 +135,9 @@ pub struct SourceConfig {
     pub enabled: bool,
     pub preset: Option<Preset>,
     pub mapping: Option<GenericMapping>,
+    /// Hides this source's secrets (values from the environment, header values) in every text
+    /// about it that leaves sagasu.
+    pub redactor: crate::redact::Redactor,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -150,6 +153,16 @@ pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
 /// Expands `${VAR}` from `env` (`${VAR:-default}` falls back to the default); a missing
 /// variable without a default is an error naming it.
 pub fn expand_env(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<String, String> {
+    expand_env_noting(s, env, &mut Vec::new())
+}
+
+/// `expand_env`, adding each value it put in from the environment to `taken` (they are the
+/// secrets that must never be shown).
+pub fn expand_env_noting(
+    s: &str,
+    env: &dyn Fn(&str) -> Option<String>,
+    taken: &mut Vec<String>,
+) -> Result<String, String> {
     let mut out = String::new();
     let mut rest = s;
     while let Some(i) = rest.find("${") {
@@ -160,8 +173,11 @@ pub fn expand_env(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Strin
             Some((v, d)) => (v, Some(d)),
             None => (&after[..end], None),
         };
-        let val = env(var)
-            .filter(|v| !(default.is_some() && v.is_empty()))
+        let from_env = env(var).filter(|v| !(default.is_some() && v.is_empty()));
+        if let Some(v) = &from_env {
+            taken.push(v.clone());
+        }
+        let val = from_env
             .or_else(|| default.map(str::to_string))
             .ok_or_else(|| format!("environment variable `{var}` is not set"))?;
         out.push_str(&val);
@@ -171,8 +187,10 @@ pub fn expand_env(s: &str, env: &dyn Fn(&str) -> Option<String>) -> Result<Strin
     Ok(out)
 }
 
+/// A source name: letters, digits, `_` and `-`, without `__` (the tool catalog names tools
+/// `<server>__<tool>` and splits at the first `__`, so a server name must not hold one).
 fn is_valid_source_name(n: &str) -> bool {
-    !n.is_empty() && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+    !n.is_empty() && !n.contains("__") && n.chars().all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
 /// What a configuration file is read for: the sources `ask` searches, or the upstream MCP
@@ -225,7 +243,7 @@ impl Config {
             if !is_valid_source_name(name) {
                 problems.push(doc.error_at_key(
                     &at,
-                    format!("source name `{name}` may use only letters, digits, `_` and `-`"),
+                    format!("source name `{name}` may use only letters, digits, `_` and `-`, and no `__`"),
                 ));
             }
             match doc.deserialize::<RawSource>(&at, v) {
@@ -248,6 +266,11 @@ impl Config {
             sources,
             policies,
         })
+    }
+
+    /// A redactor of every source's secrets (for text that mixes sources, such as an answer).
+    pub fn redactor(&self) -> crate::redact::Redactor {
+        crate::redact::Redactor::new(self.sources.iter().flat_map(|s| s.redactor.secrets().to_vec()))
     }
 
     pub fn source(&self, name: &str) -> Option<&SourceConfig> {
@@ -275,6 +298,8 @@ fn validate_source(
 ) -> Result<SourceConfig, Diagnostics> {
     let mut problems = Diagnostics::default();
     let err = |key: &str, msg: String| -> Diagnostic { doc.error_at(&format!("{at}.{key}"), msg) };
+    // Every value taken from the environment, and every header value, is a secret.
+    let mut secrets = Vec::new();
     let transport = match (rs.command, rs.url) {
         (Some(_), Some(_)) => {
             problems.push(doc.error_at_key(&format!("{at}.url"), "give either `command` or `url`, not both"));
@@ -294,7 +319,7 @@ fn validate_source(
             } else {
                 let mut envs = BTreeMap::new();
                 for (k, v) in rs.env {
-                    match expand_env(&v, env) {
+                    match expand_env_noting(&v, env, &mut secrets) {
                         Ok(x) => {
                             envs.insert(k, x);
                         }
@@ -309,7 +334,7 @@ fn validate_source(
                 };
                 let mut args = Vec::with_capacity(cmd.len() - 1);
                 for (i, a) in cmd.iter().enumerate().skip(1) {
-                    match expand_env(a, env) {
+                    match expand_env_noting(a, env, &mut secrets) {
                         Ok(x) => args.push(x),
                         Err(m) => problems.push(err(&format!("command[{i}]"), m)),
                     }
@@ -323,16 +348,29 @@ fn validate_source(
             }
         }
         (None, Some(url)) => {
+            // `${VAR}` in a URL (a key in a query string, a tenant's host) is expanded like
+            // anywhere else; the expanded value is a secret and never printed.
+            let url = match expand_env_noting(&url, env, &mut secrets) {
+                Ok(u) => u,
+                Err(m) => {
+                    problems.push(err("url", m));
+                    url
+                }
+            };
             if !(url.starts_with("http://") || url.starts_with("https://")) {
                 problems.push(err(
                     "url",
-                    format!("`url` must start with http:// or https://, got `{url}`"),
+                    format!(
+                        "`url` must start with http:// or https://, got `{}`",
+                        crate::redact::Redactor::new(secrets.clone()).redact(&url)
+                    ),
                 ));
             }
             let mut headers = BTreeMap::new();
             for (k, v) in rs.headers {
-                match expand_env(&v, env) {
+                match expand_env_noting(&v, env, &mut secrets) {
                     Ok(x) => {
+                        secrets.push(x.strip_prefix("Bearer ").unwrap_or(&x).to_string());
                         headers.insert(k, x);
                     }
                     Err(m) => problems.push(err(&format!("headers.{k}"), m)),
@@ -376,6 +414,7 @@ fn validate_source(
         transport,
         timeout: rs.timeout_ms.map(Duration::from_millis).unwrap_or(DEFAULT_TIMEOUT),
         enabled: rs.enabled.unwrap_or(true),
+        redactor: crate::redact::Redactor::new(secrets),
         preset: rs.preset,
         mapping: rs.mapping,
     })

@@ -136,11 +136,8 @@ enum Command {
         /// Use this policy folder instead of the configuration's.
         #[arg(long)]
         policies: Option<PathBuf>,
-        /// Serve streamable HTTP at http://ADDR/mcp (e.g. 127.0.0.1:8765) instead of stdio.
-        /// With SAGASU_TOKEN set, every request needs `Authorization: Bearer $SAGASU_TOKEN`;
-        /// an address beyond loopback requires it.
-        #[arg(long)]
-        http: Option<String>,
+        #[command(flatten)]
+        http: sagasu::http::HttpArgs,
     },
     /// Serve an offline export as an MCP server (stdio by default).
     Source {
@@ -168,9 +165,12 @@ enum Command {
         /// Rooms searched at once on a live RocketChat server.
         #[arg(long, default_value_t = 6)]
         concurrency: usize,
-        /// Serve streamable HTTP on this address (e.g. 127.0.0.1:8701) instead of stdio.
+        #[command(flatten)]
+        http: sagasu::http::HttpArgs,
+        /// Follow symbolic links that lead outside the `--data` folder (by default such links,
+        /// and links to folders, are skipped with a warning).
         #[arg(long)]
-        http: Option<String>,
+        follow_links: bool,
         /// Answer every search this many milliseconds late (simulates a slow backend).
         #[arg(long, default_value_t = 0)]
         latency_ms: u64,
@@ -440,24 +440,13 @@ async fn run(cli: Cli) -> ExitCode {
             ExitCode::SUCCESS
         }
         Command::Serve { config, policies, http } => {
-            let addr = match http.as_deref().map(sagasu::http::parse_addr).transpose() {
+            let access = match http.access(&|v| std::env::var(v).ok()) {
                 Ok(a) => a,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
                 }
             };
-            let token = std::env::var("SAGASU_TOKEN").ok().filter(|t| !t.trim().is_empty());
-            if let Some(a) = addr
-                && !a.ip().is_loopback()
-                && token.is_none()
-            {
-                eprintln!(
-                    "error: `{a}` is reachable from other machines; set SAGASU_TOKEN to a secret first \
-                     (every request must then carry it as a bearer token), or bind 127.0.0.1"
-                );
-                return ExitCode::from(2);
-            }
             let path = config.unwrap_or_else(sagasu::demo_config_path);
             let engine = match Engine::load(&path, policies.as_deref()) {
                 Ok(e) => std::sync::Arc::new(e),
@@ -466,21 +455,16 @@ async fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let result = match addr {
+            let result = match access {
                 None => sagasu::serve::run_stdio(engine).await,
-                Some(addr) => match tokio::net::TcpListener::bind(addr).await {
+                Some(access) => match tokio::net::TcpListener::bind(access.addr).await {
                     Ok(listener) => {
                         let local = listener.local_addr().map(|a| a.to_string()).unwrap_or_default();
-                        let auth = if token.is_some() {
-                            " (bearer token required)"
-                        } else {
-                            ""
-                        };
-                        eprintln!("sagasu: serving `ask` at http://{local}/mcp{auth}");
-                        sagasu::serve::run_http(engine, listener, token).await
+                        eprintln!("sagasu: serving `ask` at http://{local}/mcp ({})", access.describe());
+                        sagasu::serve::run_http(engine, listener, access).await
                     }
                     Err(e) => {
-                        eprintln!("error: cannot listen on `{addr}`: {e}");
+                        eprintln!("error: cannot listen on `{}`: {e}", access.addr);
                         engine.shutdown().await;
                         return ExitCode::from(2);
                     }
@@ -504,6 +488,7 @@ async fn run(cli: Cli) -> ExitCode {
             http,
             latency_ms,
             lexicon,
+            follow_links,
         } => {
             if lexicon.is_some() && kind != OfflineKind::Tools {
                 eprintln!("error: `--lexicon` is for the `tools` catalog only");
@@ -516,13 +501,14 @@ async fn run(cli: Cli) -> ExitCode {
                     return ExitCode::from(2);
                 }
             };
-            let addr = match http.as_deref().map(sagasu::http::parse_addr).transpose() {
+            let access = match http.access(&|v| std::env::var(v).ok()) {
                 Ok(a) => a,
                 Err(e) => {
                     eprintln!("error: {e}");
                     return ExitCode::from(2);
                 }
             };
+            let addr = access.as_ref();
             if let Some(url) = url {
                 if kind != OfflineKind::Rocketchat {
                     eprintln!("error: `--url` serves a live RocketChat server only; other kinds serve `--data`");
@@ -562,8 +548,22 @@ async fn run(cli: Cli) -> ExitCode {
                         return ExitCode::from(2);
                     }
                 };
+                let dumps = match data
+                    .as_deref()
+                    .map(|d| sagasu::offline::Folder::open(d, follow_links))
+                    .transpose()
+                {
+                    Ok(f) => f,
+                    Err(e) => {
+                        eprintln!("error: {e}");
+                        return ExitCode::from(2);
+                    }
+                };
+                let named = policy.is_some();
                 let policy_path = policy.unwrap_or_else(|| config.policies.join("tools.yaml"));
-                return match sagasu::live::tools::run(&config, data.as_deref(), &policy_path, addr, synonyms).await {
+                return match sagasu::live::tools::run(&config, dumps.as_ref(), &policy_path, named, addr, synonyms)
+                    .await
+                {
                     Ok(()) => ExitCode::SUCCESS,
                     Err(e) => {
                         eprintln!("error: {e:#}");
@@ -574,6 +574,13 @@ async fn run(cli: Cli) -> ExitCode {
             let Some(data) = data else {
                 eprintln!("error: `--data` (an export folder) or `--url` (live RocketChat) is required");
                 return ExitCode::from(2);
+            };
+            let data = match sagasu::offline::Folder::open(&data, follow_links) {
+                Ok(f) => f,
+                Err(e) => {
+                    eprintln!("error: {e}");
+                    return ExitCode::from(2);
+                }
             };
             match sagasu::offline::run(
                 kind,

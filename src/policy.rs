@@ -287,13 +287,10 @@ impl Policies {
     pub fn load(dir: &Path, known_sources: &[String]) -> Result<Policies, Diagnostics> {
         let mut problems = Diagnostics::default();
         if !dir.is_dir() {
-            problems.push(crate::yaml::Diagnostic {
-                file: dir.to_path_buf(),
-                line: 1,
-                column: 1,
-                message: "the policy folder does not exist".into(),
-                source_line: None,
-            });
+            problems.push(crate::yaml::Diagnostic::about_file(
+                dir,
+                "the policy folder does not exist".into(),
+            ));
             return Err(problems);
         }
         let intents = load_raw::<RawIntents>(&dir.join("intents.yaml"), &mut problems)

@@ -203,7 +203,8 @@ impl SagasuServer {
         name = "ask",
         description = ASK_DESCRIPTION,
         input_schema = input_schema(),
-        output_schema = output_schema()
+        output_schema = output_schema(),
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn ask(&self, arguments: JsonObject, ctx: RequestContext<RoleServer>) -> Result<CallToolResult, McpError> {
         if self.asks.is_closed() {
@@ -307,13 +308,13 @@ pub async fn run_stdio(engine: Arc<Engine>) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Serves `engine` over streamable HTTP at `/mcp` on `listener`; `token`, when set, is the
-/// bearer token every request must carry. On a signal: no new asks, in-flight asks finish (up
-/// to `SHUTDOWN_GRACE`), then sessions close and the sources stop.
+/// Serves `engine` over streamable HTTP at `/mcp` on `listener` under `access` (token, origins,
+/// session limits). On a signal: no new asks, in-flight asks finish (up to `SHUTDOWN_GRACE`),
+/// then sessions close and the sources stop.
 pub async fn run_http(
     engine: Arc<Engine>,
     listener: tokio::net::TcpListener,
-    token: Option<String>,
+    access: crate::http::Access,
 ) -> anyhow::Result<()> {
     let server = SagasuServer::new(engine.clone());
     let asks = server.asks().clone();
@@ -321,7 +322,7 @@ pub async fn run_http(
         crate::http::shutdown_signal().await;
         finish(&asks).await;
     };
-    crate::http::serve_with_token(server, listener, shutdown, token).await?;
+    crate::http::serve(server, listener, shutdown, access).await?;
     engine.shutdown().await;
     Ok(())
 }

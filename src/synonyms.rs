@@ -62,7 +62,8 @@ impl Synonyms {
 
     /// The `synonyms:` of a lexicon file.
     pub fn load(path: &Path) -> Result<Synonyms, String> {
-        let yaml = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let yaml = crate::fsutil::read_regular(path, crate::fsutil::MAX_CONFIG_BYTES)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         Synonyms::parse(&yaml, &path.display().to_string())
     }
 

@@ -21,8 +21,24 @@ pub struct Diagnostic {
     pub line: usize,
     pub column: usize,
     pub message: String,
-    /// The offending source line, for the caret display.
+    /// The offending source line (an excerpt around the column), for the caret display.
     pub source_line: Option<String>,
+    /// The caret's column within `source_line`.
+    pub caret: usize,
+}
+
+impl Diagnostic {
+    /// A problem with a whole file (it cannot be read, a folder is missing).
+    pub fn about_file(file: &Path, message: String) -> Diagnostic {
+        Diagnostic {
+            file: file.to_path_buf(),
+            line: 1,
+            column: 1,
+            message,
+            source_line: None,
+            caret: 1,
+        }
+    }
 }
 
 impl fmt::Display for Diagnostic {
@@ -41,7 +57,7 @@ impl fmt::Display for Diagnostic {
                 f,
                 "\n {pad} |\n {} | {src}\n {pad} | {}^",
                 self.line,
-                " ".repeat(self.column.saturating_sub(1))
+                " ".repeat(self.caret.saturating_sub(1))
             )?;
         }
         Ok(())
@@ -178,15 +194,8 @@ impl MarkedEventReceiver for SpanCollector {
 impl Document {
     /// Reads and parses a file.
     pub fn load(path: &Path) -> Result<Document, Diagnostics> {
-        let text = std::fs::read_to_string(path).map_err(|e| {
-            Diagnostics(vec![Diagnostic {
-                file: path.to_path_buf(),
-                line: 1,
-                column: 1,
-                message: format!("cannot read the file: {e}"),
-                source_line: None,
-            }])
-        })?;
+        let text = crate::fsutil::read_regular(path, crate::fsutil::MAX_CONFIG_BYTES)
+            .map_err(|e| Diagnostics(vec![Diagnostic::about_file(path, format!("cannot read the file: {e}"))]))?;
         Document::parse(path, text)
     }
 
@@ -351,13 +360,51 @@ fn field_in_message(msg: &str) -> Option<(String, bool)> {
     None
 }
 
+/// How much of a message that quotes a value is shown (a 50 MB value is not echoed back).
+pub const MAX_MESSAGE_CHARS: usize = 240;
+/// How many characters of the offending line are shown on each side of the caret.
+const EXCERPT_CHARS: usize = 60;
+
+/// `s` cut to `MAX_MESSAGE_CHARS` characters, with `…` where it was cut.
+pub fn short(s: &str) -> String {
+    crate::text::truncate_chars(s, MAX_MESSAGE_CHARS)
+}
+
+/// The part of `line` around character `column` (1-based) and the caret's column in it: at
+/// most `EXCERPT_CHARS` either side, `…` where it was cut.
+fn excerpt(line: &str, column: usize) -> (String, usize) {
+    let chars: Vec<char> = line.chars().collect();
+    let at = column.saturating_sub(1).min(chars.len());
+    let from = at.saturating_sub(EXCERPT_CHARS);
+    let to = (at + EXCERPT_CHARS).min(chars.len());
+    let mut out = String::new();
+    let mut caret = at - from + 1;
+    if from > 0 {
+        out.push('…');
+        caret += 1;
+    }
+    out.extend(&chars[from..to]);
+    if to < chars.len() {
+        out.push('…');
+    }
+    (out, caret)
+}
+
 fn make(file: &Path, text: &str, line: usize, column: usize, message: String) -> Diagnostic {
+    let (source_line, column_in_excerpt) = match text.lines().nth(line.saturating_sub(1)) {
+        Some(l) => {
+            let (e, c) = excerpt(l, column);
+            (Some(e), c)
+        }
+        None => (None, column),
+    };
     Diagnostic {
         file: file.to_path_buf(),
         line,
         column,
-        message,
-        source_line: text.lines().nth(line.saturating_sub(1)).map(str::to_string),
+        message: short(&message),
+        source_line,
+        caret: column_in_excerpt,
     }
 }
 

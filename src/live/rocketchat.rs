@@ -378,7 +378,8 @@ impl LiveRocketServer {
     }
 
     #[tool(
-        description = "Search messages across every joined RocketChat room (public, private and direct), newest first. Says how many rooms were searched, which failed and why, and whether hits were cut by `limit`."
+        description = "Search messages across every joined RocketChat room (public, private and direct), newest first. Says how many rooms were searched, which failed and why, and whether hits were cut by `limit`.",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn search_messages(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, McpError> {
         if a.query.trim().is_empty() {
@@ -391,7 +392,10 @@ impl LiveRocketServer {
         }
     }
 
-    #[tool(description = "List the rooms (channels, private groups, direct messages) the user has joined.")]
+    #[tool(
+        description = "List the rooms (channels, private groups, direct messages) the user has joined.",
+        annotations(read_only_hint = true, destructive_hint = false)
+    )]
     async fn list_channels(&self, Parameters(a): Parameters<PageArgs>) -> Result<CallToolResult, McpError> {
         match self.client.rooms().await {
             Ok(rooms) => {
@@ -407,7 +411,10 @@ impl LiveRocketServer {
         }
     }
 
-    #[tool(description = "List users of the RocketChat server.")]
+    #[tool(
+        description = "List users of the RocketChat server.",
+        annotations(read_only_hint = true, destructive_hint = false)
+    )]
     async fn list_users(&self, Parameters(a): Parameters<PageArgs>) -> Result<CallToolResult, McpError> {
         let offset = a.offset.unwrap_or(0) as usize;
         let count = a.count.unwrap_or(100).clamp(1, 1000) as usize;
@@ -419,7 +426,10 @@ impl LiveRocketServer {
         }
     }
 
-    #[tool(description = "Get a thread: the parent message and its replies, oldest first.")]
+    #[tool(
+        description = "Get a thread: the parent message and its replies, oldest first.",
+        annotations(read_only_hint = true, destructive_hint = false)
+    )]
     async fn get_thread_context(&self, Parameters(a): Parameters<ThreadArgs>) -> Result<CallToolResult, McpError> {
         let m = match self.client.message(&a.message_id).await {
             Ok(m) => m,
@@ -463,21 +473,8 @@ impl ServerHandler for LiveRocketServer {
 }
 
 /// Serves the live server over stdio, or over streamable HTTP at `http`.
-pub async fn run(settings: Settings, http: Option<std::net::SocketAddr>) -> anyhow::Result<()> {
+pub async fn run(settings: Settings, http: Option<&crate::http::Access>) -> anyhow::Result<()> {
     let client = Client::new(settings).map_err(anyhow::Error::msg)?;
     let server = LiveRocketServer::new(client);
-    match http {
-        None => crate::offline::serve_stdio(server).await,
-        Some(addr) => {
-            let listener = tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|e| anyhow::anyhow!("cannot listen on `{addr}`: {e}"))?;
-            eprintln!(
-                "serving the live rocketchat source at http://{}/mcp",
-                listener.local_addr()?
-            );
-            crate::http::serve(server, listener, crate::http::shutdown_signal()).await?;
-            Ok(())
-        }
-    }
+    crate::offline::serve(server, http, "the live rocketchat source").await
 }

@@ -1,14 +1,15 @@
 //! The tool catalog in front of live upstream MCP servers: their tools join the catalog as
 //! `<server>__<tool>`, and `execute_tool` forwards a call after two checks, made before anything
 //! reaches the upstream: the arguments against the tool's `inputSchema` (the error names the
-//! failing field), and the execution policy (`policies/tools.yaml`): read-only by default, a
-//! tool that may change data (annotated `destructiveHint`, or named like create/update/delete/
-//! send/post) is refused unless an `allow` glob lets it through; a `deny` glob always refuses.
+//! failing field), and the execution policy (`policies/tools.yaml`): read-only by default, so a
+//! tool runs only when its server annotates it `readOnlyHint: true` (and not `destructiveHint`)
+//! and its name says nothing like delete, wipe or exec, or when an `allow` rule names it; a
+//! `deny` rule always refuses. Rules match (server, tool), never a joined string.
 
 use std::collections::HashMap;
 use std::path::Path;
 
-use globset::{Glob, GlobSet, GlobSetBuilder};
+use globset::Glob;
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -20,103 +21,165 @@ use crate::sources::connection::Connection;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ExecPolicyFile {
-    /// Globs over full tool names (`github__create_issue`, `github__*`) that may run even when
-    /// they may change data.
+    /// Rules `<server>__<tool>` (globs on each side: `github__create_issue`, `github__*`) for
+    /// tools that may run although they are not annotated read-only.
     #[serde(default)]
     pub allow: Vec<String>,
-    /// Globs over full tool names that never run.
+    /// Rules of the same form for tools that never run.
     #[serde(default)]
     pub deny: Vec<String>,
+}
+
+/// One rule: a glob over server names and one over tool names. A rule is written
+/// `<server>__<tool>` and split at its first `__`: server names never contain `__`, so the
+/// split is the one the catalog made.
+#[derive(Debug, Clone)]
+struct Rule {
+    text: String,
+    server: globset::GlobMatcher,
+    tool: globset::GlobMatcher,
+}
+
+impl Rule {
+    fn parse(text: &str, what: &str) -> Result<Rule, String> {
+        let Some((server, tool)) = text.split_once("__") else {
+            return Err(format!(
+                "{what}: `{text}` must name `<server>__<tool>` (globs allowed on either side, e.g. `github__*`)"
+            ));
+        };
+        let glob = |g: &str| {
+            Glob::new(g)
+                .map(|g| g.compile_matcher())
+                .map_err(|e| format!("{what}: `{text}` is not a glob: {e}"))
+        };
+        Ok(Rule {
+            text: text.to_string(),
+            server: glob(server)?,
+            tool: glob(tool)?,
+        })
+    }
+
+    fn matches(&self, server: &str, tool: &str) -> bool {
+        self.server.is_match(server) && self.tool.is_match(tool)
+    }
 }
 
 /// The compiled execution policy.
 #[derive(Debug, Clone)]
 pub struct ExecPolicy {
-    allow: GlobSet,
-    deny: GlobSet,
+    allow: Vec<Rule>,
+    deny: Vec<Rule>,
     /// Where it came from, for messages.
     pub source: String,
 }
 
-/// Words in a tool's name that say it changes something.
-const MUTATING_WORDS: &[&str] = &[
-    "create", "update", "delete", "remove", "send", "post", "put", "patch", "write", "set", "add", "insert", "modify",
-    "edit", "submit", "assign", "move", "rename", "archive", "close", "merge", "publish", "upload", "cancel",
-    "approve", "trigger", "invite", "kick", "ban", "reset", "revoke", "grant", "drop", "purge", "clear",
+/// Words in a tool's name that say it destroys, runs arbitrary code or moves something of value.
+/// A tool so named runs only when a rule allows it, even when annotated read-only: an annotation
+/// is the upstream's claim, not proof.
+const DANGEROUS_WORDS: &[&str] = &[
+    "delete",
+    "del",
+    "remove",
+    "rm",
+    "drop",
+    "wipe",
+    "destroy",
+    "purge",
+    "erase",
+    "truncate",
+    "format",
+    "kill",
+    "terminate",
+    "shutdown",
+    "reboot",
+    "uninstall",
+    "exec",
+    "execute",
+    "shell",
+    "eval",
+    "transfer",
+    "deploy",
+    "revoke",
+    "reset",
+    "overwrite",
 ];
 
 impl ExecPolicy {
-    fn globs(list: &[String], what: &str) -> Result<GlobSet, String> {
-        let mut b = GlobSetBuilder::new();
-        for g in list {
-            b.add(Glob::new(g).map_err(|e| format!("{what}: `{g}` is not a glob: {e}"))?);
-        }
-        b.build().map_err(|e| format!("{what}: {e}"))
+    fn rules(list: &[String], what: &str) -> Result<Vec<Rule>, String> {
+        list.iter().map(|r| Rule::parse(r, what)).collect()
     }
 
     pub fn new(file: &ExecPolicyFile, source: &str) -> Result<ExecPolicy, String> {
         Ok(ExecPolicy {
-            allow: Self::globs(&file.allow, "allow")?,
-            deny: Self::globs(&file.deny, "deny")?,
+            allow: Self::rules(&file.allow, "allow")?,
+            deny: Self::rules(&file.deny, "deny")?,
             source: source.to_string(),
         })
     }
 
-    /// The policy in `path`, or read-only (nothing allowed) when the file does not exist.
-    pub fn load(path: &Path) -> Result<ExecPolicy, String> {
-        if !path.exists() {
+    /// The policy in `path`. When the file does not exist: read-only (nothing allowed) if
+    /// `path` is only the default place, an error if the user named it.
+    pub fn load(path: &Path, named: bool) -> Result<ExecPolicy, String> {
+        if !named && !path.exists() {
             return ExecPolicy::new(&ExecPolicyFile::default(), &path.display().to_string());
         }
-        let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = crate::fsutil::read_regular(path, crate::fsutil::MAX_CONFIG_BYTES)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
         let file: ExecPolicyFile = if text.trim().is_empty() {
             ExecPolicyFile::default()
         } else {
-            serde_norway::from_str(&text).map_err(|e| format!("{}: {e}", path.display()))?
+            serde_norway::from_str(&text)
+                .map_err(|e| format!("{}: {}", path.display(), crate::yaml::short(&e.to_string())))?
         };
         ExecPolicy::new(&file, &path.display().to_string())
     }
 
-    /// Whether a tool may change data: its annotations say so (`destructiveHint: true`, or
-    /// `readOnlyHint: false`, a server's explicit word that the tool changes its environment), or,
-    /// with no such annotation, its name has a word like create, update, delete or send.
-    pub fn is_mutating(tool: &ToolDef) -> bool {
-        let hint = |k: &str| {
-            tool.annotations
-                .as_ref()
-                .and_then(|a| a.get(k))
-                .and_then(Value::as_bool)
-        };
-        if hint("destructiveHint") == Some(true) {
-            return true;
-        }
-        match hint("readOnlyHint") {
-            Some(true) => return false,
-            Some(false) => return true,
-            None => {}
-        }
+    fn hint(tool: &ToolDef, key: &str) -> Option<bool> {
+        tool.annotations
+            .as_ref()
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_bool)
+    }
+
+    /// Whether a tool says it only reads: annotated `readOnlyHint: true`, not `destructiveHint`.
+    pub fn is_annotated_read_only(tool: &ToolDef) -> bool {
+        Self::hint(tool, "readOnlyHint") == Some(true) && Self::hint(tool, "destructiveHint") != Some(true)
+    }
+
+    /// Whether a tool's name has a word that says it destroys or runs arbitrary code.
+    pub fn has_dangerous_name(tool: &ToolDef) -> bool {
         split_identifier(&tool.name)
             .to_lowercase()
             .split_whitespace()
-            .any(|w| MUTATING_WORDS.contains(&w))
+            .any(|w| DANGEROUS_WORDS.contains(&w))
     }
 
-    /// `Ok` when `full_name` may run; otherwise the reason, with how to allow it.
-    pub fn check(&self, full_name: &str, tool: &ToolDef) -> Result<(), String> {
-        if self.deny.is_match(full_name) {
+    /// `Ok` when `server`'s `tool` may run; otherwise the reason, with the line that allows it.
+    /// A tool runs when no `deny` rule matches and either an `allow` rule matches it or it is
+    /// annotated read-only and its name says nothing dangerous.
+    pub fn check(&self, server: &str, tool: &ToolDef) -> Result<(), String> {
+        let name = &tool.name;
+        let full = format!("{server}__{name}");
+        if let Some(r) = self.deny.iter().find(|r| r.matches(server, name)) {
             return Err(format!(
-                "`{full_name}` is denied by the execution policy ({})",
-                self.source
+                "`{full}` is denied by the execution policy (rule `{}` in {})",
+                r.text, self.source
             ));
         }
-        if Self::is_mutating(tool) && !self.allow.is_match(full_name) {
-            return Err(format!(
-                "`{full_name}` may change data, and tools run read-only unless allowed: add `{full_name}` \
-                 (or a glob such as `{}__*`) under `allow:` in {}",
-                full_name.split("__").next().unwrap_or(full_name),
-                self.source
-            ));
+        if self.allow.iter().any(|r| r.matches(server, name)) {
+            return Ok(());
         }
-        Ok(())
+        let why = if !Self::is_annotated_read_only(tool) {
+            "is not annotated read-only (readOnlyHint: true) by its server, and tools run read-only unless allowed"
+        } else if Self::has_dangerous_name(tool) {
+            "is annotated read-only, but its name says it may destroy or run something, so it runs only when allowed"
+        } else {
+            return Ok(());
+        };
+        Err(format!(
+            "`{full}` {why}: to let it run, add `- {full}` under `allow:` in {}",
+            self.source
+        ))
     }
 }
 
@@ -233,17 +296,18 @@ impl Upstreams {
 /// over streamable HTTP at `http`; stops the upstreams when it ends.
 pub async fn run(
     config: &Config,
-    data: Option<&Path>,
+    data: Option<&crate::offline::Folder>,
     policy: &Path,
-    http: Option<std::net::SocketAddr>,
+    policy_named: bool,
+    http: Option<&crate::http::Access>,
     synonyms: Option<crate::synonyms::Synonyms>,
 ) -> anyhow::Result<()> {
     use crate::offline::tools::{ToolCatalog, ToolsServer};
-    let policy = ExecPolicy::load(policy).map_err(|e| anyhow::anyhow!("bad execution policy: {e}"))?;
+    let policy = ExecPolicy::load(policy, policy_named).map_err(|e| anyhow::anyhow!("bad execution policy: {e}"))?;
     let (upstreams, mut entries) = Upstreams::connect(config).await;
     let mut warnings = Vec::new();
     if let Some(dir) = data {
-        let dumps = ToolCatalog::load(dir).map_err(|e| anyhow::anyhow!("cannot load the tool dumps: {e}"))?;
+        let dumps = ToolCatalog::load_in(dir).map_err(|e| anyhow::anyhow!("cannot load the tool dumps: {e}"))?;
         entries.extend(dumps.entries);
         warnings = dumps.warnings;
     }
@@ -260,18 +324,7 @@ pub async fn run(
         "tool catalog ready"
     );
     let server = ToolsServer::with_upstreams(catalog, upstreams, policy);
-    let result = match http {
-        None => crate::offline::serve_stdio(server.clone()).await,
-        Some(addr) => {
-            let listener = tokio::net::TcpListener::bind(addr)
-                .await
-                .map_err(|e| anyhow::anyhow!("cannot listen on `{addr}`: {e}"))?;
-            eprintln!("serving the tool catalog at http://{}/mcp", listener.local_addr()?);
-            crate::http::serve(server.clone(), listener, crate::http::shutdown_signal())
-                .await
-                .map_err(anyhow::Error::from)
-        }
-    };
+    let result = crate::offline::serve(server.clone(), http, "the tool catalog").await;
     server.shutdown().await;
     result
 }
@@ -290,52 +343,116 @@ mod tests {
         }
     }
 
+    fn policy(allow: &[&str], deny: &[&str]) -> ExecPolicy {
+        let file = ExecPolicyFile {
+            allow: allow.iter().map(|s| s.to_string()).collect(),
+            deny: deny.iter().map(|s| s.to_string()).collect(),
+        };
+        ExecPolicy::new(&file, "policies/tools.yaml").unwrap()
+    }
+
+    const READ_ONLY: fn() -> Option<Value> = || Some(json!({"readOnlyHint": true, "destructiveHint": false}));
+
     #[test]
-    fn read_only_unless_allowed_and_deny_wins() {
-        let p = ExecPolicy::new(
-            &ExecPolicyFile {
-                allow: vec!["github__create_*".into()],
-                deny: vec!["*__delete_*".into(), "github__list_secrets".into()],
-            },
-            "policies/tools.yaml",
-        )
-        .unwrap();
-        assert!(p.check("jira__list_issues", &tool("list_issues", None)).is_ok());
-        let err = p.check("slack__sendMessage", &tool("sendMessage", None)).unwrap_err();
-        assert!(
-            err.contains("may change data") && err.contains("`slack__*`") && err.contains("allow:"),
-            "{err}"
-        );
-        assert!(p.check("github__create_issue", &tool("create_issue", None)).is_ok());
-        assert!(
-            p.check("github__delete_repo", &tool("delete_repo", None))
-                .unwrap_err()
-                .contains("denied")
-        );
-        assert!(p.check("github__list_secrets", &tool("list_secrets", None)).is_err());
-        // Annotations speak louder than names.
-        let ro = tool("update_index_stats", Some(json!({"readOnlyHint": true})));
-        assert!(p.check("x__update_index_stats", &ro).is_ok());
-        let destructive = tool("wipe", Some(json!({"destructiveHint": true})));
-        assert!(p.check("x__wipe", &destructive).is_err());
-        // A server that says a tool is not read-only is believed, whatever the name.
+    fn only_tools_annotated_read_only_run_by_default() {
+        let p = policy(&[], &[]);
+        // The verbs a deny list of "mutating words" let through: none runs unannotated.
+        for name in [
+            "wipe_disk",
+            "destroy_cluster",
+            "exec_shell",
+            "run_command",
+            "transfer_money",
+            "rm_rf",
+            "format_volume",
+            "shutdown_server",
+            "deploy_prod",
+            "kill_process",
+            "list_issues",
+        ] {
+            let err = p.check("ops", &tool(name, None)).unwrap_err();
+            assert!(
+                err.contains("not annotated read-only")
+                    && err.contains(&format!("- ops__{name}"))
+                    && err.contains("allow:"),
+                "{err}"
+            );
+        }
+        assert!(p.check("jira", &tool("list_issues", READ_ONLY())).is_ok());
+        // A server that says a tool is not read-only, or destructive, is believed.
         let toggles = tool(
             "toggle-simulated-logging",
             Some(json!({"readOnlyHint": false, "destructiveHint": false})),
         );
-        assert!(p.check("everything__toggle-simulated-logging", &toggles).is_err());
-        let plain = tool("get-sum", Some(json!({"readOnlyHint": true, "destructiveHint": false})));
-        assert!(p.check("everything__get-sum", &plain).is_ok());
+        assert!(p.check("everything", &toggles).is_err());
+        let destructive = tool("tidy", Some(json!({"readOnlyHint": true, "destructiveHint": true})));
+        assert!(p.check("x", &destructive).is_err());
+    }
+
+    #[test]
+    fn a_read_only_hint_on_a_destructive_name_is_not_proof() {
+        let p = policy(&["ops__purge_cache"], &[]);
+        for name in ["delete_repo", "drop_table", "wipe_disk", "exec_shell", "kill_process"] {
+            let err = p.check("ops", &tool(name, READ_ONLY())).unwrap_err();
+            assert!(
+                err.contains("its name says") && err.contains(&format!("- ops__{name}")),
+                "{err}"
+            );
+        }
         assert!(
-            ExecPolicy::new(
-                &ExecPolicyFile {
-                    allow: vec!["[".into()],
-                    deny: vec![]
-                },
-                "f"
-            )
-            .is_err()
+            p.check("ops", &tool("purge_cache", READ_ONLY())).is_ok(),
+            "allowed by name"
         );
+        assert!(p.check("ops", &tool("get_deletion_log", READ_ONLY())).is_ok());
+    }
+
+    #[test]
+    fn allow_and_deny_rules_match_server_and_tool_apart() {
+        let p = policy(
+            &["github__create_*", "a__b__c"],
+            &["*__delete_*", "github__list_secrets"],
+        );
+        assert!(p.check("github", &tool("create_issue", None)).is_ok());
+        let denied = p.check("github", &tool("delete_repo", READ_ONLY())).unwrap_err();
+        assert!(
+            denied.contains("denied") && denied.contains("`*__delete_*`"),
+            "{denied}"
+        );
+        assert!(p.check("github", &tool("list_secrets", READ_ONLY())).is_err());
+        // `a__b__c` is server `a`'s tool `b__c`, never server `a__b`'s tool `c` (server names
+        // cannot hold `__`, so the first `__` is where the server ends).
+        assert!(p.check("a", &tool("b__c", None)).is_ok());
+        assert!(p.check("a__b", &tool("c", None)).is_err());
+        let e = ExecPolicy::new(
+            &ExecPolicyFile {
+                allow: vec!["no_server_part".into()],
+                deny: vec![],
+            },
+            "f",
+        )
+        .unwrap_err();
+        assert!(e.contains("<server>__<tool>"), "{e}");
+        let e = ExecPolicy::new(
+            &ExecPolicyFile {
+                allow: vec!["x__[".into()],
+                deny: vec![],
+            },
+            "f",
+        )
+        .unwrap_err();
+        assert!(e.contains("not a glob"), "{e}");
+    }
+
+    #[test]
+    fn a_named_policy_file_that_does_not_exist_is_an_error() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("tools.yaml");
+        assert!(
+            ExecPolicy::load(&missing, false).is_ok(),
+            "the default place may be empty"
+        );
+        let e = ExecPolicy::load(&missing, true).unwrap_err();
+        assert!(e.contains("tools.yaml"), "{e}");
     }
 
     #[test]

@@ -47,25 +47,119 @@ pub enum LoadError {
     Index(#[from] tantivy::TantivyError),
 }
 
-pub(crate) fn check_folder(dir: &Path) -> Result<(), LoadError> {
-    if !dir.exists() {
-        return Err(LoadError::MissingFolder(dir.to_path_buf()));
-    }
-    if !dir.is_dir() {
-        return Err(LoadError::NotAFolder(dir.to_path_buf()));
-    }
-    Ok(())
+/// An export folder as the offline servers read it: entries listed in sorted order (so loading
+/// order, and therefore ordinals, are stable), only regular files read, and nothing outside the
+/// folder: a symbolic link is followed only when it points inside it (and a linked folder is
+/// never entered, so a link cannot make a loop), unless `follow_links` allows links anywhere.
+#[derive(Debug, Clone)]
+pub struct Folder {
+    /// The folder as given (for messages and joins).
+    pub root: PathBuf,
+    /// Its canonical path (for the inside check).
+    canonical: PathBuf,
+    pub follow_links: bool,
 }
 
-/// Reads and parses a JSON file; a parse error becomes a warning with line and column.
-pub(crate) fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, DataWarning> {
-    let text = std::fs::read_to_string(path).map_err(|e| DataWarning {
-        path: path.to_path_buf(),
-        line: None,
-        column: None,
-        message: format!("cannot read: {e}"),
-    })?;
-    serde_json::from_str(&text).map_err(|e| DataWarning {
+impl Folder {
+    /// Opens `dir`; a missing folder, or a path that is not one, is an error.
+    pub fn open(dir: &Path, follow_links: bool) -> Result<Folder, LoadError> {
+        if !dir.exists() {
+            return Err(LoadError::MissingFolder(dir.to_path_buf()));
+        }
+        if !dir.is_dir() {
+            return Err(LoadError::NotAFolder(dir.to_path_buf()));
+        }
+        let canonical = dir.canonicalize().map_err(|e| LoadError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+        Ok(Folder {
+            root: dir.to_path_buf(),
+            canonical,
+            follow_links,
+        })
+    }
+
+    pub fn join(&self, rel: &str) -> PathBuf {
+        self.root.join(rel)
+    }
+
+    /// Why `path` (a link, or a file under a linked folder) may not be read, if it may not.
+    fn outside(&self, path: &Path) -> Option<String> {
+        if self.follow_links {
+            return None;
+        }
+        match path.canonicalize() {
+            Ok(real) if real.starts_with(&self.canonical) => None,
+            Ok(_) => Some("skipped: it leads outside the data folder (pass --follow-links to allow links)".into()),
+            Err(e) => Some(format!("skipped: {e}")),
+        }
+    }
+
+    /// The sorted entries of `dir` (the root or a folder under it): regular files and folders,
+    /// links resolved as the folder's rules say. What is left out is said in `warnings`.
+    pub fn entries(&self, dir: &Path, warnings: &mut Vec<DataWarning>) -> Result<Vec<PathBuf>, LoadError> {
+        // A folder named by the export itself (a channel's) may lead out through `..` or a link.
+        if let Some(why) = self.outside(dir) {
+            warnings.push(DataWarning::about(dir, why));
+            return Ok(Vec::new());
+        }
+        let rd = std::fs::read_dir(dir).map_err(|e| LoadError::Io {
+            path: dir.to_path_buf(),
+            source: e,
+        })?;
+        let mut out: Vec<PathBuf> = Vec::new();
+        for e in rd.flatten() {
+            let path = e.path();
+            let Ok(t) = e.file_type() else { continue };
+            if t.is_symlink() {
+                if let Some(why) = self.outside(&path) {
+                    warnings.push(DataWarning::about(&path, why));
+                    continue;
+                }
+                match std::fs::metadata(&path) {
+                    Ok(m) if m.is_file() => out.push(path),
+                    Ok(m) if m.is_dir() && self.follow_links => out.push(path),
+                    Ok(m) if m.is_dir() => warnings.push(DataWarning::about(
+                        &path,
+                        "skipped: a link to a folder (pass --follow-links to enter linked folders)".into(),
+                    )),
+                    Ok(_) => warnings.push(DataWarning::about(&path, "skipped: not a regular file".into())),
+                    Err(e) => warnings.push(DataWarning::about(&path, format!("skipped: {e}"))),
+                }
+            } else if t.is_file() || t.is_dir() {
+                out.push(path);
+            } else {
+                warnings.push(DataWarning::about(
+                    &path,
+                    "skipped: not a regular file (a FIFO, socket or device)".into(),
+                ));
+            }
+        }
+        out.sort();
+        Ok(out)
+    }
+
+    /// Reads a file of the export (a regular file inside the folder) as text.
+    pub fn read(&self, path: &Path) -> Result<String, DataWarning> {
+        if let Some(why) = self.outside(path) {
+            return Err(DataWarning::about(path, why));
+        }
+        crate::fsutil::read_regular(path, crate::fsutil::MAX_DATA_BYTES)
+            .map_err(|e| DataWarning::about(path, format!("cannot read: {e}")))
+    }
+
+    /// Reads and parses a JSON file of the export; a parse error becomes a warning with line and
+    /// column.
+    pub fn read_json<T: DeserializeOwned>(&self, path: &Path) -> Result<T, DataWarning> {
+        let text = self.read(path)?;
+        parse_json(path, &text)
+    }
+}
+
+/// Parses JSON text read from `path`; a parse error becomes a warning with line and column.
+pub(crate) fn parse_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, DataWarning> {
+    serde_json::from_str(text).map_err(|e| DataWarning {
         path: path.to_path_buf(),
         line: Some(e.line()),
         column: Some(e.column()),
@@ -73,15 +167,16 @@ pub(crate) fn read_json<T: DeserializeOwned>(path: &Path) -> Result<T, DataWarni
     })
 }
 
-/// Sorted entries of a folder (so loading order, and therefore ordinals, are stable).
-pub(crate) fn sorted_entries(dir: &Path) -> Result<Vec<PathBuf>, LoadError> {
-    let rd = std::fs::read_dir(dir).map_err(|e| LoadError::Io {
-        path: dir.to_path_buf(),
-        source: e,
-    })?;
-    let mut out: Vec<PathBuf> = rd.filter_map(|e| e.ok().map(|e| e.path())).collect();
-    out.sort();
-    Ok(out)
+impl DataWarning {
+    /// A warning about the whole of `path`.
+    pub fn about(path: &Path, message: String) -> DataWarning {
+        DataWarning {
+            path: path.to_path_buf(),
+            line: None,
+            column: None,
+            message,
+        }
+    }
 }
 
 /// Logs load warnings on stderr (stdout belongs to MCP in stdio mode).
@@ -107,12 +202,29 @@ pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     None
 }
 
-/// A server's stdio loop: serve `handler` until the client closes stdin.
+/// A server's stdio loop: serve `handler` until the client closes stdin, or until SIGTERM or
+/// Ctrl-C.
 pub async fn serve_stdio<H: rmcp::ServerHandler>(handler: H) -> anyhow::Result<()> {
     use rmcp::ServiceExt;
     let running = handler.serve(rmcp::transport::stdio()).await?;
-    running.waiting().await?;
+    let ct = running.cancellation_token();
+    tokio::select! {
+        r = running.waiting() => { r?; }
+        () = crate::http::shutdown_signal() => ct.cancel(),
+    }
     Ok(())
+}
+
+/// Serves `handler` over stdio, or over streamable HTTP under `http`'s rules; `what` names it
+/// in the startup line ("the offline slack source").
+pub async fn serve<H>(handler: H, http: Option<&crate::http::Access>, what: &str) -> anyhow::Result<()>
+where
+    H: rmcp::ServerHandler + Clone + Send + Sync + 'static,
+{
+    match http {
+        None => serve_stdio(handler).await,
+        Some(access) => crate::http::serve_until_signal(handler, access, what).await,
+    }
 }
 
 /// Builds the text result of a tool call.
@@ -186,8 +298,8 @@ pub enum OfflineKind {
 /// `synonyms` replaces the tool catalog's built-in vocabulary.
 pub async fn run(
     kind: OfflineKind,
-    data: &Path,
-    http: Option<std::net::SocketAddr>,
+    data: &Folder,
+    http: Option<&crate::http::Access>,
     latency: std::time::Duration,
     synonyms: Option<crate::synonyms::Synonyms>,
 ) -> anyhow::Result<()> {
@@ -207,44 +319,30 @@ pub async fn run(
                 inner: $server(export),
                 latency,
             };
-            match http {
-                None => serve_stdio(server).await,
-                Some(addr) => {
-                    let listener = tokio::net::TcpListener::bind(addr)
-                        .await
-                        .with_context(|| format!("cannot listen on `{addr}`"))?;
-                    eprintln!(
-                        "serving the offline {} source at http://{}/mcp",
-                        $name,
-                        listener.local_addr()?
-                    );
-                    crate::http::serve(server, listener, crate::http::shutdown_signal()).await?;
-                    Ok(())
-                }
-            }
+            serve(server, http, concat!("the offline ", $name, " source")).await
         }};
     }
     match kind {
         OfflineKind::Slack => serve!(
-            slack::SlackExport::load(data),
+            slack::SlackExport::load_in(data),
             slack::SlackServer::new,
             "slack",
             |e: &slack::SlackExport| e.messages.len()
         ),
         OfflineKind::Notion => serve!(
-            notion::NotionExport::load(data),
+            notion::NotionExport::load_in(data),
             notion::NotionServer::new,
             "notion",
             |e: &notion::NotionExport| e.pages.len()
         ),
         OfflineKind::Rocketchat => serve!(
-            rocketchat::RocketExport::load(data),
+            rocketchat::RocketExport::load_in(data),
             rocketchat::RocketServer::new,
             "rocketchat",
             |e: &rocketchat::RocketExport| e.messages.len()
         ),
         OfflineKind::Tools => serve!(
-            tools::ToolCatalog::load(data).map(|c| match synonyms {
+            tools::ToolCatalog::load_in(data).map(|c| match synonyms {
                 Some(s) => c.with_synonyms(s),
                 None => c,
             }),

@@ -14,7 +14,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{DataWarning, LoadError, check_folder, parse_time, sorted_entries};
+use super::{DataWarning, Folder, LoadError, parse_time};
 use crate::hit::{notion_id, notion_id_in};
 use crate::index::{Doc, Filter, SearchIndex};
 use crate::text::{self, passages};
@@ -141,11 +141,16 @@ pub fn parse_page(file_name: &str, content: &str) -> Result<Page, (Option<(usize
 
 impl NotionExport {
     pub fn load(dir: &Path) -> Result<NotionExport, LoadError> {
-        check_folder(dir)?;
+        NotionExport::load_in(&Folder::open(dir, false)?)
+    }
+
+    /// Loads the export in `dir` under its rules for links.
+    pub fn load_in(dir: &Folder) -> Result<NotionExport, LoadError> {
         let mut warnings = Vec::new();
         let mut pages: Vec<Page> = Vec::new();
         let mut files = Vec::new();
-        collect_md(dir, &mut files)?;
+        let mut visited = std::collections::HashSet::new();
+        collect_md(dir, &dir.root, &mut files, &mut visited, &mut warnings)?;
         let mut seen: HashMap<String, usize> = HashMap::new();
         for path in files {
             let warn = |line: Option<(usize, usize)>, message: String| DataWarning {
@@ -154,10 +159,10 @@ impl NotionExport {
                 column: line.map(|l| l.1),
                 message,
             };
-            let content = match std::fs::read_to_string(&path) {
+            let content = match dir.read(&path) {
                 Ok(c) => c,
-                Err(e) => {
-                    warnings.push(warn(None, format!("cannot read: {e}")));
+                Err(w) => {
+                    warnings.push(w);
                     continue;
                 }
             };
@@ -166,16 +171,21 @@ impl NotionExport {
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
             match parse_page(&name, &content) {
-                Ok(p) => {
-                    if let Some(prev) = seen.insert(p.id.clone(), pages.len()) {
-                        warnings.push(warn(
-                            None,
-                            format!("duplicate page id `{}` (also `{}`)", p.id, pages[prev].title),
-                        ));
-                        continue;
+                Ok(p) => match seen.entry(p.id.clone()) {
+                    // The first page of an id is kept; every later one is reported.
+                    std::collections::hash_map::Entry::Occupied(first) => warnings.push(warn(
+                        None,
+                        format!(
+                            "duplicate page id `{}` (the page `{}` has it already); skipped",
+                            p.id,
+                            pages[*first.get()].title
+                        ),
+                    )),
+                    std::collections::hash_map::Entry::Vacant(v) => {
+                        v.insert(pages.len());
+                        pages.push(p)
                     }
-                    pages.push(p)
-                }
+                },
                 Err((line, message)) => warnings.push(warn(line, message)),
             }
         }
@@ -247,10 +257,27 @@ impl NotionExport {
     }
 }
 
-fn collect_md(dir: &Path, out: &mut Vec<std::path::PathBuf>) -> Result<(), LoadError> {
-    for p in sorted_entries(dir)? {
+/// The Markdown files under `at`, depth first in sorted order; a folder reached twice (through
+/// links, with --follow-links) is entered once.
+fn collect_md(
+    dir: &Folder,
+    at: &Path,
+    out: &mut Vec<std::path::PathBuf>,
+    visited: &mut std::collections::HashSet<std::path::PathBuf>,
+    warnings: &mut Vec<DataWarning>,
+) -> Result<(), LoadError> {
+    if let Ok(real) = at.canonicalize()
+        && !visited.insert(real)
+    {
+        warnings.push(DataWarning::about(
+            at,
+            "skipped: a folder already read (a link loop)".into(),
+        ));
+        return Ok(());
+    }
+    for p in dir.entries(at, warnings)? {
         if p.is_dir() {
-            collect_md(&p, out)?;
+            collect_md(dir, &p, out, visited, warnings)?;
         } else if p.extension().is_some_and(|e| e == "md") {
             out.push(p);
         }
@@ -337,7 +364,8 @@ impl NotionServer {
 
     #[tool(
         name = "notion-search",
-        description = "Search the Notion workspace (pages and database rows) by meaning of words. Returns JSON with results [{id, title, url, type, highlight, timestamp}]."
+        description = "Search the Notion workspace (pages and database rows) by meaning of words. Returns JSON with results [{id, title, url, type, highlight, timestamp}].",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn search(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, McpError> {
         if a.query.trim().is_empty() {
@@ -386,7 +414,8 @@ impl NotionServer {
 
     #[tool(
         name = "notion-fetch",
-        description = "Fetch a Notion page by id or URL. Returns JSON {title, url, text} where text is <page><properties>…</properties><content>markdown</content></page>."
+        description = "Fetch a Notion page by id or URL. Returns JSON {title, url, text} where text is <page><properties>…</properties><content>markdown</content></page>.",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn fetch(&self, Parameters(a): Parameters<FetchArgs>) -> Result<CallToolResult, McpError> {
         match self.export.find(&a.id) {

@@ -14,7 +14,7 @@ use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{DataWarning, LoadError, check_folder, parse_time, read_json, sorted_entries};
+use super::{DataWarning, Folder, LoadError, parse_time};
 use crate::index::{Doc, Filter, SearchIndex};
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
@@ -143,16 +143,20 @@ pub struct RocketExport {
 
 impl RocketExport {
     pub fn load(dir: &Path) -> Result<RocketExport, LoadError> {
-        check_folder(dir)?;
+        RocketExport::load_in(&Folder::open(dir, false)?)
+    }
+
+    /// Loads the export in `dir` under its rules for links.
+    pub fn load_in(dir: &Folder) -> Result<RocketExport, LoadError> {
         let mut warnings = Vec::new();
-        let rooms = match read_json::<RoomsBody>(&dir.join("rooms.json")) {
+        let rooms = match dir.read_json::<RoomsBody>(&dir.join("rooms.json")) {
             Ok(b) => b.update,
             Err(w) => {
                 warnings.push(w);
                 Vec::new()
             }
         };
-        let users = match read_json::<UsersBody>(&dir.join("users.json")) {
+        let users = match dir.read_json::<UsersBody>(&dir.join("users.json")) {
             Ok(b) => b.users,
             Err(w) => {
                 warnings.push(w);
@@ -163,11 +167,11 @@ impl RocketExport {
         let mut messages = Vec::new();
         let mdir = dir.join("messages");
         if mdir.is_dir() {
-            for f in sorted_entries(&mdir)? {
+            for f in dir.entries(&mdir, &mut warnings)? {
                 if f.extension().is_none_or(|e| e != "json") {
                     continue;
                 }
-                match read_json::<MessagesBody>(&f) {
+                match dir.read_json::<MessagesBody>(&f) {
                     Ok(b) => messages.extend(b.messages.into_iter().map(|mut m| {
                         m.room = names.get(m.rid.as_str()).cloned();
                         m
@@ -332,7 +336,8 @@ impl RocketServer {
     }
 
     #[tool(
-        description = "Search messages across every joined RocketChat room (public, private and direct), newest first. Says how many rooms were searched and whether hits were cut by `limit`."
+        description = "Search messages across every joined RocketChat room (public, private and direct), newest first. Says how many rooms were searched and whether hits were cut by `limit`.",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn search_messages(&self, Parameters(a): Parameters<SearchArgs>) -> Result<CallToolResult, McpError> {
         if a.query.trim().is_empty() {
@@ -342,19 +347,28 @@ impl RocketServer {
         json_result(&r)
     }
 
-    #[tool(description = "List the rooms (channels, private groups, direct messages) the user has joined.")]
+    #[tool(
+        description = "List the rooms (channels, private groups, direct messages) the user has joined.",
+        annotations(read_only_hint = true, destructive_hint = false)
+    )]
     async fn list_channels(&self, Parameters(a): Parameters<PageArgs>) -> Result<CallToolResult, McpError> {
         let (rooms, offset, total) = page(&self.export.rooms, &a);
         json_result(&serde_json::json!({"rooms": rooms, "offset": offset, "count": rooms.len(), "total": total}))
     }
 
-    #[tool(description = "List users of the RocketChat server.")]
+    #[tool(
+        description = "List users of the RocketChat server.",
+        annotations(read_only_hint = true, destructive_hint = false)
+    )]
     async fn list_users(&self, Parameters(a): Parameters<PageArgs>) -> Result<CallToolResult, McpError> {
         let (users, offset, total) = page(&self.export.users, &a);
         json_result(&serde_json::json!({"users": users, "offset": offset, "count": users.len(), "total": total}))
     }
 
-    #[tool(description = "Get a thread: the parent message and its replies, oldest first.")]
+    #[tool(
+        description = "Get a thread: the parent message and its replies, oldest first.",
+        annotations(read_only_hint = true, destructive_hint = false)
+    )]
     async fn get_thread_context(&self, Parameters(a): Parameters<ThreadArgs>) -> Result<CallToolResult, McpError> {
         let msgs = &self.export.messages;
         let Some(m) = msgs.iter().find(|m| m.id == a.message_id) else {

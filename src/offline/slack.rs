@@ -13,7 +13,7 @@ use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::{DataWarning, LoadError, check_folder, read_json, sorted_entries};
+use super::{DataWarning, Folder, LoadError};
 use crate::hit::slack_ts_to_time;
 use crate::index::{Doc, Filter, SearchIndex};
 use crate::text;
@@ -92,9 +92,13 @@ pub struct SlackExport {
 
 impl SlackExport {
     pub fn load(dir: &Path) -> Result<SlackExport, LoadError> {
-        check_folder(dir)?;
+        SlackExport::load_in(&Folder::open(dir, false)?)
+    }
+
+    /// Loads the export in `dir` under its rules for links.
+    pub fn load_in(dir: &Folder) -> Result<SlackExport, LoadError> {
         let mut warnings = Vec::new();
-        let raw_users: Vec<RawUser> = match read_json(&dir.join("users.json")) {
+        let raw_users: Vec<RawUser> = match dir.read_json(&dir.join("users.json")) {
             Ok(u) => u,
             Err(w) => {
                 warnings.push(w);
@@ -115,7 +119,7 @@ impl SlackExport {
             })
             .collect();
         let by_id: HashMap<&str, &User> = users.iter().map(|u| (u.id.as_str(), u)).collect();
-        let raw_channels: Vec<RawChannel> = match read_json(&dir.join("channels.json")) {
+        let raw_channels: Vec<RawChannel> = match dir.read_json(&dir.join("channels.json")) {
             Ok(c) => c,
             Err(w) => {
                 warnings.push(w);
@@ -129,11 +133,11 @@ impl SlackExport {
             if !folder.is_dir() {
                 continue;
             }
-            for file in sorted_entries(&folder)? {
+            for file in dir.entries(&folder, &mut warnings)? {
                 if file.extension().is_none_or(|e| e != "json") {
                     continue;
                 }
-                let day: Vec<RawMessage> = match read_json(&file) {
+                let day: Vec<RawMessage> = match dir.read_json(&file) {
                     Ok(d) => d,
                     Err(w) => {
                         warnings.push(w);
@@ -439,7 +443,8 @@ impl SlackServer {
     }
 
     #[tool(
-        description = "Search public Slack channels for messages. Supports in:#channel, from:@user, before:/after:/on: YYYY-MM-DD and is:thread inside the query."
+        description = "Search public Slack channels for messages. Supports in:#channel, from:@user, before:/after:/on: YYYY-MM-DD and is:thread inside the query.",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn slack_search_public(
         &self,
@@ -449,7 +454,8 @@ impl SlackServer {
     }
 
     #[tool(
-        description = "Search public and private Slack channels for messages (the offline export has only what was exported). Same modifiers as slack_search_public."
+        description = "Search public and private Slack channels for messages (the offline export has only what was exported). Same modifiers as slack_search_public.",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn slack_search_public_and_private(
         &self,

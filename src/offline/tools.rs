@@ -12,7 +12,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::{DataWarning, LoadError, check_folder, read_json, sorted_entries};
+use super::{DataWarning, Folder, LoadError};
 use crate::index::{Doc, Filter, SearchIndex};
 use crate::synonyms::Synonyms;
 
@@ -211,16 +211,23 @@ pub const NAME_PREFIX_FANOUT: usize = 8;
 #[serde(rename_all = "camelCase")]
 pub struct ToolMatch {
     pub tool_name: String,
+    /// The upstream server, apart from the name (`tool_name` is `<server>__<tool>`).
+    #[serde(default)]
+    pub server: String,
     pub description: String,
     pub relevance_score: f64,
 }
 
 impl ToolCatalog {
     pub fn load(dir: &Path) -> Result<ToolCatalog, LoadError> {
-        check_folder(dir)?;
+        ToolCatalog::load_in(&Folder::open(dir, false)?)
+    }
+
+    /// Loads the dumps in `dir` under its rules for links.
+    pub fn load_in(dir: &Folder) -> Result<ToolCatalog, LoadError> {
         let mut warnings = Vec::new();
         let mut entries = Vec::new();
-        for f in sorted_entries(dir)? {
+        for f in dir.entries(&dir.root, &mut warnings)? {
             if f.extension().is_none_or(|e| e != "json") {
                 continue;
             }
@@ -228,7 +235,16 @@ impl ToolCatalog {
                 .file_stem()
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            match read_json::<ListBody>(&f) {
+            if server.is_empty() || server.contains("__") {
+                warnings.push(DataWarning::about(
+                    &f,
+                    "skipped: the file name is the server's name, which must be non-empty and hold no `__` \
+                     (tools are named `<server>__<tool>`)"
+                        .into(),
+                ));
+                continue;
+            }
+            match dir.read_json::<ListBody>(&f) {
                 Ok(b) => entries.extend(b.tools.into_iter().map(|tool| Entry {
                     server: server.clone(),
                     tool,
@@ -239,7 +255,20 @@ impl ToolCatalog {
         Self::from_entries(entries, warnings)
     }
 
-    pub fn from_entries(entries: Vec<Entry>, warnings: Vec<DataWarning>) -> Result<ToolCatalog, LoadError> {
+    pub fn from_entries(mut entries: Vec<Entry>, mut warnings: Vec<DataWarning>) -> Result<ToolCatalog, LoadError> {
+        // One tool per (server, name): a later duplicate is reported and left out, so that a
+        // name always means one tool.
+        let mut seen = std::collections::HashSet::new();
+        entries.retain(|e| {
+            let fresh = seen.insert((e.server.clone(), e.tool.name.clone()));
+            if !fresh {
+                warnings.push(DataWarning::about(
+                    Path::new(&e.server),
+                    format!("skipped: a second tool named `{}`", e.full_name()),
+                ));
+            }
+            fresh
+        });
         let mut vocabulary = std::collections::HashSet::new();
         for e in &entries {
             for w in e.tool.description.split(|c: char| !c.is_ascii_alphabetic()) {
@@ -351,6 +380,7 @@ impl ToolCatalog {
                 let e = &self.entries[o as usize];
                 ToolMatch {
                     tool_name: e.full_name(),
+                    server: e.server.clone(),
                     description: e.tool.description.clone(),
                     relevance_score: (s as f64 / (s as f64 + 8.0) * 1000.0).round() / 1000.0,
                 }
@@ -401,8 +431,10 @@ impl ToolCatalog {
         out
     }
 
+    /// The entry named `<server>__<tool>`: the server is what comes before the first `__`.
     pub fn get(&self, full_name: &str) -> Option<&Entry> {
-        self.entries.iter().find(|e| e.full_name() == full_name)
+        let (server, tool) = full_name.split_once("__")?;
+        self.entries.iter().find(|e| e.server == server && e.tool.name == tool)
     }
 }
 
@@ -522,7 +554,8 @@ impl ToolsServer {
     }
 
     #[tool(
-        description = "Find tools by what they do. Returns [{toolName, description, relevanceScore}] best first; relevanceScore is 0..1."
+        description = "Find tools by what they do. Returns [{toolName, description, relevanceScore}] best first; relevanceScore is 0..1.",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn search_tools(&self, Parameters(a): Parameters<SearchToolsArgs>) -> Result<CallToolResult, McpError> {
         if a.query.trim().is_empty() {
@@ -539,7 +572,8 @@ impl ToolsServer {
     }
 
     #[tool(
-        description = "Describe tools by full name: [{toolName, description, inputSchema, found}]. Unknown names come back with found:false and an empty schema."
+        description = "Describe tools by full name: [{toolName, description, inputSchema, found}]. Unknown names come back with found:false and an empty schema.",
+        annotations(read_only_hint = true, destructive_hint = false)
     )]
     async fn describe_tools(&self, Parameters(a): Parameters<DescribeToolsArgs>) -> Result<CallToolResult, McpError> {
         let catalog = self.catalog();
@@ -576,7 +610,7 @@ impl ToolsServer {
                 a.name
             )));
         };
-        if let Err(why) = policy.check(&a.name, &entry.tool) {
+        if let Err(why) = policy.check(&entry.server, &entry.tool) {
             return Ok(super::error_result(why));
         }
         let args = a.arguments.unwrap_or_default();

@@ -86,6 +86,12 @@ impl Connection {
     }
 
     async fn start(&self) -> Result<Live, SourceError> {
+        self.start_unredacted()
+            .await
+            .map_err(|e| e.redacted(&self.config.redactor))
+    }
+
+    async fn start_unredacted(&self) -> Result<Live, SourceError> {
         self.starts.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         match &self.config.transport {
             Transport::Stdio {
@@ -95,6 +101,14 @@ impl Connection {
                 env,
             } => {
                 let mut cmd = tokio::process::Command::new(program);
+                // A child gets only what its config names and what any program needs to run,
+                // never the rest of sagasu's environment (SAGASU_TOKEN, other sources' tokens).
+                cmd.env_clear();
+                for (k, v) in std::env::vars_os() {
+                    if k.to_str().is_some_and(is_inherited) {
+                        cmd.env(k, v);
+                    }
+                }
                 cmd.args(args).current_dir(cwd).envs(env).kill_on_drop(true);
                 // Offline servers log warnings only, unless the user asked for more.
                 if std::env::var_os("RUST_LOG").is_none() {
@@ -196,7 +210,7 @@ impl Connection {
             Err(SourceError::Protocol("the server closed the connection twice".into()))
         };
         match tokio::time::timeout(deadline, attempt).await {
-            Ok(r) => r,
+            Ok(r) => r.map_err(|e| e.redacted(&self.config.redactor)),
             Err(_) => Err(SourceError::Timeout(deadline)),
         }
     }
@@ -208,7 +222,7 @@ impl Connection {
             client.peer().list_all_tools().await.map_err(classify)
         };
         match tokio::time::timeout(self.config.timeout, attempt).await {
-            Ok(r) => r,
+            Ok(r) => r.map_err(|e| e.redacted(&self.config.redactor)),
             Err(_) => Err(SourceError::Timeout(self.config.timeout)),
         }
     }
@@ -259,4 +273,29 @@ fn classify_init(msg: &str) -> SourceError {
     } else {
         SourceError::Protocol(format!("cannot connect: {msg}"))
     }
+}
+
+/// The environment variables every stdio source inherits: where programs and home are, the
+/// locale and time zone, the temporary folder, logging, and sagasu's data folder.
+fn is_inherited(name: &str) -> bool {
+    matches!(
+        name,
+        "PATH"
+            | "HOME"
+            | "USER"
+            | "LOGNAME"
+            | "SHELL"
+            | "LANG"
+            | "LANGUAGE"
+            | "TZ"
+            | "TMPDIR"
+            | "TEMP"
+            | "TMP"
+            | "RUST_LOG"
+            | "RUST_BACKTRACE"
+            | "SAGASU_DATA"
+            | "XDG_DATA_HOME"
+            | "XDG_CACHE_HOME"
+            | "SystemRoot"
+    ) || name.starts_with("LC_")
 }

@@ -83,6 +83,24 @@ pub enum SourceError {
     Unsupported(String),
 }
 
+impl SourceError {
+    /// The same error with its text passed through `r` (an upstream's error body can echo a
+    /// token back).
+    pub fn redacted(self, r: &crate::redact::Redactor) -> SourceError {
+        use SourceError::*;
+        match self {
+            Timeout(d) => Timeout(d),
+            Spawn(s) => Spawn(r.redact(&s)),
+            Protocol(s) => Protocol(r.redact(&s)),
+            Auth(s) => Auth(r.redact(&s)),
+            RateLimited(s) => RateLimited(r.redact(&s)),
+            Tool(s) => Tool(r.redact(&s)),
+            Parse(s) => Parse(r.redact(&s)),
+            Unsupported(s) => Unsupported(r.redact(&s)),
+        }
+    }
+}
+
 /// The text blocks of a tool result, joined.
 pub fn result_text(r: &CallToolResult) -> String {
     let mut parts: Vec<&str> = r

@@ -169,6 +169,12 @@ impl SourcePool {
                     Ok(r) => r,
                     Err(_) => Err(SourceError::Timeout(deadline)),
                 };
+                let r = r
+                    .map(|mut res| {
+                        res.note = res.note.map(|n| c.config.redactor.redact(&n));
+                        res
+                    })
+                    .map_err(|e| e.redacted(&c.config.redactor));
                 let out = SourceOutcome::from_result(&name, r, start.elapsed());
                 tracing::Span::current().record("latency_ms", out.latency_ms).record("hits", out.hits.len());
                 tracing::debug!(status = ?out.status, "source finished");

@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 use sagasu::live::tools::Upstreams;
 
 use crate::tools_live::{
-    assert_refused_as_mutating, assert_rejected_before_the_call, call, catalog_config, serve_catalog,
+    assert_refused_as_not_read_only, assert_rejected_before_the_call, call, catalog_config, serve_catalog,
 };
 
 /// The installed server's entry point, installing it first if needed. Without Node.js the test
@@ -111,7 +111,7 @@ async fn server_everything_from_npm_is_searched_described_and_run_through_the_ca
     // Arguments that break the tool's schema never reach it.
     assert_rejected_before_the_call(&c, "everything__get-sum", json!({"a": "two", "b": 40}), "a").await;
     // The server marks this tool as not read-only: refused, with how to allow it.
-    assert_refused_as_mutating(&c, "everything__toggle-simulated-logging", json!({})).await;
+    assert_refused_as_not_read_only(&c, "everything__toggle-simulated-logging", json!({})).await;
 
     c.cancel().await.unwrap();
     server.shutdown().await;

@@ -116,7 +116,7 @@ async fn an_offline_server_serves_streamable_http() {
     let url = tokio::time::timeout(Duration::from_secs(20), async {
         while let Some(line) = lines.next_line().await.unwrap() {
             if let Some(i) = line.find("http://") {
-                return line[i..].trim().to_string();
+                return line[i..].split_whitespace().next().unwrap().to_string();
             }
         }
         panic!("the server never said where it listens");

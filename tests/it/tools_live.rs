@@ -48,14 +48,18 @@ pub async fn assert_rejected_before_the_call(c: &Client, tool: &str, args: Value
     }
 }
 
-/// `execute_tool` of `tool` is refused as a tool that may change data, saying how to allow it.
-pub async fn assert_refused_as_mutating(c: &Client, tool: &str, args: Value) {
+/// `execute_tool` of `tool` is refused as a tool not annotated read-only, with the line that
+/// allows it.
+pub async fn assert_refused_as_not_read_only(c: &Client, tool: &str, args: Value) {
     let r = call(c, "execute_tool", json!({"name": tool, "arguments": args}))
         .await
         .unwrap();
     assert_eq!(r.is_error, Some(true));
     let why = sagasu::sources::result_text(&r);
-    assert!(why.contains("may change data") && why.contains("allow:"), "{why}");
+    assert!(
+        why.contains("not annotated read-only") && why.contains(&format!("- {tool}")) && why.contains("allow:"),
+        "{why}"
+    );
 }
 
 pub async fn call(c: &Client, tool: &str, args: Value) -> Result<rmcp::model::CallToolResult, rmcp::ServiceError> {
@@ -116,8 +120,8 @@ async fn live_upstreams_are_searched_described_and_run_under_the_policy() {
 
     // Bad arguments: invalid_params naming the field, no call made.
     assert_rejected_before_the_call(&c, "rocketchat__list_users", json!({"count": "two"}), "count").await;
-    // A tool that may change data is refused, with how to allow it.
-    assert_refused_as_mutating(&c, "rocketchat__post_message", json!({"text": "hi"})).await;
+    // A tool not annotated read-only is refused, with the line that allows it.
+    assert_refused_as_not_read_only(&c, "rocketchat__post_message", json!({"text": "hi"})).await;
     c.cancel().await.unwrap();
     server.shutdown().await;
 }
@@ -147,17 +151,24 @@ impl rmcp::ServerHandler for Shifting {
     ) -> Result<rmcp::model::ListToolsResult, rmcp::ErrorData> {
         let schema = json!({"type": "object", "properties": {"city": {"type": "string"}}});
         let schema = std::sync::Arc::new(schema.as_object().unwrap().clone());
-        let mut tools = vec![rmcp::model::Tool::new(
-            "open_forecasts",
-            "Makes the weather forecast tools available.",
-            schema.clone(),
-        )];
+        let read_only = rmcp::model::ToolAnnotations::new().read_only(true).destructive(false);
+        let mut tools = vec![
+            rmcp::model::Tool::new(
+                "open_forecasts",
+                "Makes the weather forecast tools available.",
+                schema.clone(),
+            )
+            .with_annotations(read_only.clone()),
+        ];
         if self.opened.load(std::sync::atomic::Ordering::SeqCst) {
-            tools.push(rmcp::model::Tool::new(
-                "forecast_weather",
-                "Tomorrow's weather forecast for a city: temperature and chance of rain.",
-                schema,
-            ));
+            tools.push(
+                rmcp::model::Tool::new(
+                    "forecast_weather",
+                    "Tomorrow's weather forecast for a city: temperature and chance of rain.",
+                    schema,
+                )
+                .with_annotations(read_only),
+            );
         }
         Ok(rmcp::model::ListToolsResult::with_all_items(tools))
     }
@@ -186,9 +197,12 @@ async fn the_catalog_refreshes_when_an_upstream_says_its_tools_changed() {
     let addr = listener.local_addr().unwrap();
     let stop = tokio_util::sync::CancellationToken::new();
     let stopped = stop.clone();
-    let upstream = tokio::spawn(sagasu::http::serve(Shifting::default(), listener, async move {
-        stopped.cancelled().await
-    }));
+    let upstream = tokio::spawn(sagasu::http::serve(
+        Shifting::default(),
+        listener,
+        async move { stopped.cancelled().await },
+        sagasu::http::Access::loopback(addr),
+    ));
     let yaml = format!("sources:\n  shifting:\n    kind: generic\n    url: http://{addr}/mcp\n");
     let config = catalog_config(yaml);
     let (upstreams, entries) = Upstreams::connect(&config).await;
