@@ -493,6 +493,36 @@ mod tests {
     }
 
     #[test]
+    fn url_env_vars_were_sent_literally_and_a_source_name_could_hold_double_underscores() {
+        let c = load(
+            "sources:\n  remote:\n    kind: notion\n    url: https://${HOST}/mcp?key=${KEY}\n",
+            &[("HOST", "mcp.example.com"), ("KEY", "k3y-value-secret")],
+        )
+        .unwrap();
+        let s = &c.sources[0];
+        match &s.transport {
+            Transport::Http { url, .. } => assert_eq!(url, "https://mcp.example.com/mcp?key=k3y-value-secret"),
+            other => panic!("{other:?}"),
+        }
+        assert!(
+            !s.redactor
+                .redact("GET /mcp?key=k3y-value-secret")
+                .contains("k3y-value-secret")
+        );
+        let e = load(
+            "sources:\n  r:\n    kind: notion\n    url: ${KEY}\n",
+            &[("KEY", "k3y-value-secret")],
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("http://") && !e.contains("k3y-value-secret"), "{e}");
+        let e = load("sources:\n  a__b:\n    kind: notion\n    url: https://x\n", &[])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("no `__`"), "{e}");
+    }
+
+    #[test]
     fn env_expansion() {
         let env = |k: &str| (k == "A").then(|| "1".to_string());
         assert_eq!(expand_env("x${A}y${A}", &env).unwrap(), "x1y1");

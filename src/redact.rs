@@ -62,6 +62,45 @@ impl Redactor {
     }
 }
 
+/// The secrets of every source this process has connected to: logs (which libraries write,
+/// quoting what a server said) pass through it.
+static KNOWN: LazyLock<std::sync::RwLock<Redactor>> = LazyLock::new(Default::default);
+
+/// Adds `r`'s secrets to those hidden from logs.
+pub fn remember(r: &Redactor) {
+    if r.secrets.is_empty() {
+        return;
+    }
+    if let Ok(mut known) = KNOWN.write() {
+        let all = known.secrets.iter().chain(&r.secrets).cloned().collect::<Vec<_>>();
+        *known = Redactor::new(all);
+    }
+}
+
+/// `text` with every remembered secret and credential-looking string hidden.
+pub fn redact_known(text: &str) -> String {
+    match KNOWN.read() {
+        Ok(k) => k.redact(text),
+        Err(_) => Redactor::default().redact(text),
+    }
+}
+
+/// Standard error for logs, with secrets hidden (`tracing_subscriber`'s writer: one formatted
+/// event per write).
+pub struct RedactingStderr;
+
+impl std::io::Write for RedactingStderr {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let text = String::from_utf8_lossy(buf);
+        std::io::stderr().write_all(redact_known(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        std::io::stderr().flush()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -13,6 +13,8 @@ mod eval;
 mod everything;
 #[path = "it/fake_rocketchat.rs"]
 mod fake_rocketchat;
+#[path = "it/hardening.rs"]
+mod hardening;
 #[path = "it/offline_mcp.rs"]
 mod offline_mcp;
 #[path = "it/rocketchat_live.rs"]

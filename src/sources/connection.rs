@@ -50,6 +50,9 @@ pub struct Connection {
 
 impl Connection {
     pub fn new(config: SourceConfig) -> Connection {
+        // What this source's server says may reach the logs (through rmcp's own): hide its
+        // secrets there too.
+        crate::redact::remember(&config.redactor);
         Connection {
             config,
             live: Mutex::new(None),

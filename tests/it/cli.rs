@@ -1,6 +1,6 @@
 //! End-to-end: the built binary's commands, exit codes and messages.
 
-use crate::common::{demo, repo, run};
+use crate::common::{copy_dir, demo, repo, run};
 
 #[test]
 fn check_shows_four_healthy_demo_sources() {
@@ -68,19 +68,6 @@ fn a_malformed_export_file_is_reported_with_its_position_and_skipped() {
     assert!(w.contains("pricing/2026-09-10.json:2:9: malformed JSON"), "{w}");
     // the rest is served
     assert!(export.messages.iter().any(|m| m.channel == "pricing"));
-}
-
-fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for e in std::fs::read_dir(from).unwrap() {
-        let e = e.unwrap();
-        let p = e.path();
-        if p.is_dir() {
-            copy_dir(&p, &to.join(e.file_name()));
-        } else {
-            std::fs::copy(&p, to.join(e.file_name())).unwrap();
-        }
-    }
 }
 
 #[test]

@@ -1,0 +1,392 @@
+//! Regression tests for what a hostile user broke (the hardening issue): each test is named
+//! after the defect it keeps fixed.
+
+use std::path::Path;
+use std::time::Duration;
+
+use tokio::io::AsyncBufReadExt;
+
+use crate::common::{bin, copy_dir, demo, repo};
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"probe","version":"1"}}}"#;
+
+/// A bare `initialize` POST to `url` with `headers`: the HTTP status.
+async fn post_initialize(url: &str, headers: &[(&str, &str)]) -> u16 {
+    let mut req = reqwest::Client::new()
+        .post(url)
+        .header("content-type", "application/json")
+        .header("accept", "application/json, text/event-stream")
+        .body(INITIALIZE);
+    for (k, v) in headers {
+        req = req.header(*k, *v);
+    }
+    req.send().await.unwrap().status().as_u16()
+}
+
+/// Starts the built binary with `args` (and `env`), and returns it with the URL it says it
+/// serves at.
+async fn start_http(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Child, String) {
+    let mut cmd = tokio::process::Command::new(bin());
+    cmd.args(args)
+        .current_dir(repo())
+        .env_remove("SAGASU_TOKEN")
+        .env_remove("SAGASU_ALLOWED_ORIGINS")
+        .stderr(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(i) = line.find("http://") {
+                return line[i..].split_whitespace().next().unwrap().to_string();
+            }
+        }
+        panic!("the server never said where it listens");
+    })
+    .await
+    .unwrap();
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, url)
+}
+
+fn slack_source_args(http: &str) -> Vec<String> {
+    let data = demo().join("slack").display().to_string();
+    ["source", "slack", "--data", &data, "--http", http]
+        .iter()
+        .map(|s| s.to_string())
+        .collect()
+}
+
+#[test]
+fn source_http_served_private_exports_beyond_loopback_without_a_token() {
+    let args = slack_source_args("0.0.0.0:0");
+    let out = std::process::Command::new(bin())
+        .args(&args)
+        .env_remove("SAGASU_TOKEN")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("SAGASU_TOKEN"), "{err}");
+    // A one-character token is no protection either.
+    let out = std::process::Command::new(bin())
+        .args(&args)
+        .env("SAGASU_TOKEN", "x")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 16"));
+}
+
+#[tokio::test]
+async fn source_http_ignored_sagasu_token_and_accepted_any_origin() {
+    let args = slack_source_args("127.0.0.1:0");
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let token = "a-long-enough-test-token-0123";
+    let (mut child, url) = start_http(&args, &[("SAGASU_TOKEN", token)]).await;
+    assert_eq!(post_initialize(&url, &[]).await, 401, "no token");
+    let bearer = format!("Bearer {token}");
+    let lower = format!("bearer {token}");
+    assert_eq!(post_initialize(&url, &[("authorization", &bearer)]).await, 200);
+    assert_eq!(
+        post_initialize(&url, &[("authorization", &lower)]).await,
+        200,
+        "the scheme is case-insensitive"
+    );
+    assert_eq!(
+        post_initialize(&url, &[("authorization", &bearer), ("origin", "http://evil.example")]).await,
+        403,
+        "a page of another site"
+    );
+    assert_eq!(
+        post_initialize(&url, &[("authorization", &bearer), ("origin", "http://localhost:5173")]).await,
+        200,
+        "a page of this machine"
+    );
+    child.kill().await.unwrap();
+}
+
+#[tokio::test]
+async fn serve_accepted_any_origin() {
+    let (mut child, url) = start_http(
+        &["serve", "--http", "127.0.0.1:0"],
+        &[("SAGASU_ALLOWED_ORIGINS", "https://app.example.com:443")],
+    )
+    .await;
+    assert_eq!(post_initialize(&url, &[("origin", "https://evil.example")]).await, 403);
+    assert_eq!(
+        post_initialize(&url, &[("origin", "https://app.example.com")]).await,
+        200
+    );
+    assert_eq!(
+        post_initialize(&url, &[]).await,
+        200,
+        "non-browser clients send no Origin"
+    );
+    child.kill().await.unwrap();
+}
+
+/// A server with no tools, for the session tests.
+#[derive(Clone)]
+struct Bare;
+
+impl rmcp::ServerHandler for Bare {}
+
+#[tokio::test]
+async fn http_sessions_that_only_initialize_were_never_expired_nor_capped() {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let mut access = sagasu::http::Access::loopback(addr);
+    access.idle = Duration::from_millis(800);
+    access.max_sessions = 3;
+    access.max_per_client = 2;
+    let sessions = std::sync::Arc::new(sagasu::http::BoundedSessions::new(
+        access.idle,
+        access.max_sessions,
+        access.max_per_client,
+    ));
+    let stop = tokio_util::sync::CancellationToken::new();
+    let stopped = stop.clone();
+    let server = tokio::spawn(sagasu::http::serve_with_sessions(
+        Bare,
+        listener,
+        async move { stopped.cancelled().await },
+        access,
+        sessions.clone(),
+    ));
+    let url = format!("http://{addr}/mcp");
+    assert_eq!(post_initialize(&url, &[]).await, 200);
+    assert_eq!(post_initialize(&url, &[]).await, 200);
+    assert_eq!(sessions.open(), 2);
+    assert_eq!(post_initialize(&url, &[]).await, 503, "past the per-client cap");
+    // Idle sessions close by themselves (bounded wait).
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(10);
+    while sessions.open() > 0 {
+        assert!(tokio::time::Instant::now() < deadline, "idle sessions never expired");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(post_initialize(&url, &[]).await, 200, "room again after expiry");
+    stop.cancel();
+    server.await.unwrap().unwrap();
+}
+
+#[cfg(unix)]
+fn mkfifo(path: &Path) {
+    let status = std::process::Command::new("mkfifo").arg(path).status().unwrap();
+    assert!(status.success());
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn a_fifo_in_a_data_folder_or_in_place_of_a_policy_blocked_for_ever() {
+    let dir = tempfile::tempdir().unwrap();
+    let slack = dir.path().join("slack");
+    copy_dir(&demo().join("slack"), &slack);
+    mkfifo(&slack.join("general/2026-12-01.json"));
+    let loaded = tokio::time::timeout(
+        Duration::from_secs(20),
+        tokio::task::spawn_blocking(move || sagasu::offline::slack::SlackExport::load(&slack).unwrap()),
+    )
+    .await
+    .expect("a FIFO stalled the loader")
+    .unwrap();
+    assert!(
+        loaded.warnings.iter().any(|w| w.to_string().contains("FIFO")),
+        "{:?}",
+        loaded.warnings
+    );
+    assert!(!loaded.messages.is_empty(), "the rest is served");
+
+    let policies = dir.path().join("policies");
+    copy_dir(&repo().join("policies"), &policies);
+    std::fs::remove_file(policies.join("status.yaml")).unwrap();
+    mkfifo(&policies.join("status.yaml"));
+    let names = vec!["slack".to_string()];
+    let err = tokio::time::timeout(
+        Duration::from_secs(20),
+        tokio::task::spawn_blocking(move || sagasu::policy::Policies::load(&policies, &names).unwrap_err()),
+    )
+    .await
+    .expect("a FIFO policy stalled the loader")
+    .unwrap();
+    assert!(err.to_string().contains("FIFO"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn data_folders_followed_links_out_of_the_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let notion = dir.path().join("notion");
+    copy_dir(&demo().join("notion"), &notion);
+    let outside = dir.path().join("private.md");
+    std::fs::write(
+        &outside,
+        "---\nid: 0123456789abcdef0123456789abcdef\ntitle: \"Private\"\n---\nsecret salary table\n",
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(&outside, notion.join("linked.md")).unwrap();
+    std::os::unix::fs::symlink(&notion, notion.join("loop")).unwrap();
+    std::os::unix::fs::symlink("/etc/passwd", notion.join("passwd.md")).unwrap();
+    let export = sagasu::offline::notion::NotionExport::load(&notion).unwrap();
+    assert!(
+        export.pages.iter().all(|p| p.title != "Private"),
+        "a page from outside was served"
+    );
+    assert!(export.pages.iter().all(|p| !p.body.contains("root:")));
+    let said: Vec<String> = export.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(
+        said.iter().filter(|w| w.contains("outside the data folder")).count() >= 2,
+        "{said:?}"
+    );
+    assert!(said.iter().any(|w| w.contains("a link to a folder")), "{said:?}");
+    // With the flag, the outside page is read (and the loop is entered once).
+    let open = sagasu::offline::Folder::open(&notion, true).unwrap();
+    let export = sagasu::offline::notion::NotionExport::load_in(&open).unwrap();
+    assert!(export.pages.iter().any(|p| p.title == "Private"));
+}
+
+#[test]
+fn three_notion_pages_with_one_id_panicked_the_loader() {
+    let dir = tempfile::tempdir().unwrap();
+    for i in 0..3 {
+        std::fs::write(
+            dir.path().join(format!("page{i}.md")),
+            format!("---\nid: 0123456789abcdef0123456789abcdef\ntitle: \"Copy {i}\"\n---\nbody {i}\n"),
+        )
+        .unwrap();
+    }
+    let export = sagasu::offline::notion::NotionExport::load(dir.path()).unwrap();
+    assert_eq!(export.pages.len(), 1);
+    assert_eq!(export.pages[0].title, "Copy 0");
+    let dups = export
+        .warnings
+        .iter()
+        .filter(|w| w.message.contains("duplicate page id"))
+        .count();
+    assert_eq!(dups, 2);
+}
+
+#[test]
+fn configuration_errors_echoed_a_whole_huge_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sagasu.yaml");
+    let huge = "x".repeat(200_000);
+    std::fs::write(&config, format!("sources: [{huge}\n")).unwrap();
+    let out = std::process::Command::new(bin())
+        .args(["check", "--config"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.len() < 2_000, "{} bytes of error", err.len());
+    assert!(err.contains("sagasu.yaml:"), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn stdio_sources_inherited_sagasu_token_and_other_secrets() {
+    let dir = tempfile::tempdir().unwrap();
+    let seen = dir.path().join("env.txt");
+    let config = dir.path().join("sagasu.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "sources:\n  spy:\n    kind: generic\n    command: [sh, -c, 'env > \"$OUT\"']\n    env:\n      OUT: {}\n      \
+             SPY_KEY: ${{SPY_KEY}}\n    mapping:\n      tool: search\n      arguments: {{q: \"{{query}}\"}}\n      \
+             results: hits\n      id: id\n      text: text\n",
+            seen.display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(bin())
+        .args(["check", "--config"])
+        .arg(&config)
+        .env("SAGASU_TOKEN", "serve-token-never-shared")
+        .env("OTHER_SOURCE_TOKEN", "other-token-never-shared")
+        .env("SPY_KEY", "the-spys-own-key")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1), "the spy is no MCP server");
+    let env = std::fs::read_to_string(&seen).unwrap();
+    assert!(!env.contains("serve-token-never-shared"), "{env}");
+    assert!(!env.contains("other-token-never-shared"), "{env}");
+    assert!(
+        env.contains("SPY_KEY=the-spys-own-key"),
+        "what the config names is passed"
+    );
+    assert!(env.contains("PATH="), "{env}");
+}
+
+/// An HTTP "MCP server" that refuses everyone with a body echoing the credentials it was sent.
+async fn echoing_401() -> (std::net::SocketAddr, tokio::task::JoinHandle<()>) {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    let app = axum::Router::new().fallback(|headers: axum::http::HeaderMap| async move {
+        let auth = headers
+            .get("authorization")
+            .and_then(|v| v.to_str().ok())
+            .unwrap_or("")
+            .to_string();
+        (
+            axum::http::StatusCode::UNAUTHORIZED,
+            format!(
+                "{{\"error\":\"invalid credentials: {auth}\",\"key\":\"{}\"}}",
+                headers.get("x-api-key").and_then(|v| v.to_str().ok()).unwrap_or("")
+            ),
+        )
+    });
+    let task = tokio::spawn(async move {
+        axum::serve(listener, app).await.unwrap();
+    });
+    (addr, task)
+}
+
+#[tokio::test]
+async fn upstream_error_bodies_echoed_secrets_into_check_and_ask() {
+    let (addr, server) = echoing_401().await;
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sagasu.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "sources:\n  notion:\n    kind: notion\n    url: http://{addr}/${{NOTION_PATH}}\n    headers:\n      \
+             Authorization: Bearer ${{NOTION_TOKEN}}\n      X-Api-Key: ${{NOTION_KEY}}\npolicies: {}\n",
+            repo().join("policies").display()
+        ),
+    )
+    .unwrap();
+    let envs = [
+        ("NOTION_TOKEN", "NOTIONSECRET222"),
+        ("NOTION_KEY", "keykeykey333"),
+        ("NOTION_PATH", "mcp"),
+    ];
+    for args in [
+        vec!["check", "--config"],
+        vec!["ask", "--json", "--config"],
+        vec!["ask", "--config"],
+    ] {
+        let mut cmd = tokio::process::Command::new(bin());
+        cmd.args(&args).arg(&config);
+        if args[0] == "ask" {
+            cmd.arg("what is the refund policy");
+        }
+        for (k, v) in envs {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().await.unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(all.contains("notion"), "{args:?}: {all}");
+        for secret in ["NOTIONSECRET222", "keykeykey333"] {
+            assert!(!all.contains(secret), "{args:?} leaked {secret}: {all}");
+        }
+    }
+    server.abort();
+}
