@@ -28,6 +28,7 @@ pub mod redact;
 pub mod report;
 pub mod serve;
 pub mod sources;
+pub mod stdio;
 pub mod synonyms;
 pub mod text;
 pub mod values;

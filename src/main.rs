@@ -187,8 +187,26 @@ fn init_logging() {
         .init();
 }
 
+/// For the commands that print data: a closed pipe (`sagasu search ... | head -1`) ends the
+/// process quietly, as it does any Unix filter, instead of a panic in `println!`. The servers
+/// keep Rust's default (SIGPIPE ignored, a write error returned) so one gone client cannot kill them.
+fn quiet_on_closed_pipe(command: &Command) {
+    #[cfg(unix)]
+    if matches!(
+        command,
+        Command::Ask { .. } | Command::Search { .. } | Command::Eval { .. } | Command::Check { .. }
+    ) {
+        // SAFETY: restoring a signal's default disposition at start-up, before any other thread
+        // exists, races with nothing.
+        unsafe {
+            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+        }
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    quiet_on_closed_pipe(&cli.command);
     init_logging();
     let rt = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
@@ -197,7 +215,11 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    rt.block_on(run(cli))
+    let code = rt.block_on(run(cli));
+    // A stdio server's stdin is read by a blocking thread that a signal does not end: do not
+    // wait for it (everything that matters, asks and sources, is finished by now).
+    rt.shutdown_timeout(std::time::Duration::from_millis(200));
+    code
 }
 
 fn load_config(path: Option<PathBuf>) -> Result<Config, ExitCode> {

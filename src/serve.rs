@@ -294,7 +294,7 @@ pub async fn run_stdio(engine: Arc<Engine>) -> anyhow::Result<()> {
     use rmcp::ServiceExt;
     let server = SagasuServer::new(engine.clone());
     let asks = server.asks().clone();
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let running = server.serve(crate::stdio::stdio()).await?;
     let ct = running.cancellation_token();
     tokio::select! {
         r = running.waiting() => { r?; }

@@ -206,7 +206,7 @@ pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
 /// Ctrl-C.
 pub async fn serve_stdio<H: rmcp::ServerHandler>(handler: H) -> anyhow::Result<()> {
     use rmcp::ServiceExt;
-    let running = handler.serve(rmcp::transport::stdio()).await?;
+    let running = handler.serve(crate::stdio::stdio()).await?;
     let ct = running.cancellation_token();
     tokio::select! {
         r = running.waiting() => { r?; }

@@ -390,3 +390,115 @@ async fn upstream_error_bodies_echoed_secrets_into_check_and_ask() {
     }
     server.abort();
 }
+
+/// Starts `sagasu <args>` as a stdio MCP server and initializes it; returns the child, its
+/// stdin and its stdout lines.
+async fn stdio_server(
+    args: &[&str],
+) -> (
+    tokio::process::Child,
+    tokio::process::ChildStdin,
+    tokio::io::Lines<tokio::io::BufReader<tokio::process::ChildStdout>>,
+) {
+    use tokio::io::AsyncWriteExt;
+    let mut child = tokio::process::Command::new(bin())
+        .args(args)
+        .current_dir(repo())
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stdout.take().unwrap()).lines();
+    stdin.write_all(format!("{INITIALIZE}\n").as_bytes()).await.unwrap();
+    let first = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(first.contains("\"result\""), "{first}");
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/initialized\"}\n")
+        .await
+        .unwrap();
+    (child, stdin, lines)
+}
+
+#[tokio::test]
+async fn stdio_dropped_garbage_without_a_parse_error_reply() {
+    use tokio::io::AsyncWriteExt;
+    let data = demo().join("slack").display().to_string();
+    let (mut child, mut stdin, mut lines) = stdio_server(&["source", "slack", "--data", &data]).await;
+    let mut next = async || {
+        let line = tokio::time::timeout(Duration::from_secs(10), lines.next_line())
+            .await
+            .expect("no reply: the client would wait for ever")
+            .unwrap()
+            .unwrap();
+        serde_json::from_str::<serde_json::Value>(&line).unwrap()
+    };
+    for (sent, code) in [
+        ("this is not json", -32700),
+        ("{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"tools/li", -32700),
+        (
+            "{\"jsonrpc\":\"2.0\",\"id\":6,\"method\":\"tools/call\",\"params\":{\"name\":\"x\",\"arguments\":\"str\"}}",
+            -32602,
+        ),
+    ] {
+        stdin.write_all(format!("{sent}\n").as_bytes()).await.unwrap();
+        let r = next().await;
+        assert_eq!(r["error"]["code"], code, "{sent} -> {r}");
+    }
+    // The server still works.
+    stdin
+        .write_all(b"{\"jsonrpc\":\"2.0\",\"id\":9,\"method\":\"tools/list\"}\n")
+        .await
+        .unwrap();
+    let r = next().await;
+    assert_eq!(r["id"], 9);
+    assert!(r["result"]["tools"].is_array(), "{r}");
+    child.kill().await.unwrap();
+}
+
+#[cfg(unix)]
+#[tokio::test]
+async fn stdio_serve_ignored_sigterm_after_initialize() {
+    for args in [vec!["serve".to_string()], slack_source_args("x")[..4].to_vec()] {
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let (mut child, _stdin, _lines) = stdio_server(&args).await;
+        let pid = child.id().unwrap() as i32;
+        // SAFETY: signalling our own child.
+        assert_eq!(unsafe { libc::kill(pid, libc::SIGTERM) }, 0);
+        let status = tokio::time::timeout(Duration::from_secs(15), child.wait())
+            .await
+            .unwrap_or_else(|_| panic!("`{}` ignored SIGTERM", args.join(" ")))
+            .unwrap();
+        assert!(status.success(), "{status:?}");
+    }
+}
+
+#[cfg(unix)]
+#[test]
+fn printing_into_a_closed_pipe_panicked() {
+    use std::io::Read;
+    for args in [
+        vec!["search", "--limit", "100", "pricing"],
+        vec!["ask", "--json", "what did we decide about pricing"],
+    ] {
+        let mut child = std::process::Command::new(bin())
+            .args(&args)
+            .current_dir(repo())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        // Hang up before anything is printed, as `head` does once it has its lines.
+        drop(child.stdout.take());
+        let mut err = String::new();
+        child.stderr.take().unwrap().read_to_string(&mut err).unwrap();
+        child.wait().unwrap();
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+    }
+}
