@@ -67,6 +67,44 @@ pub enum AskError {
     Empty,
     #[error("unknown source `{0}` (configured: {1})")]
     UnknownSource(String, String),
+    /// Nothing in the question can be searched for (only stop words, punctuation, or only a
+    /// time): sending every source an empty query would only make them all fail.
+    #[error("{0}")]
+    NothingToSearch(String),
+}
+
+/// Why `analysis` leaves nothing to search, if it does.
+fn nothing_to_search(analysis: &Analysis) -> Option<String> {
+    if !analysis.keywords.is_empty() || !analysis.phrases.is_empty() || !analysis.expansions.is_empty() {
+        return None;
+    }
+    let limits: Vec<String> = [
+        analysis.time_note.clone(),
+        analysis
+            .channel
+            .as_ref()
+            .filter(|c| !c.is_empty())
+            .map(|c| format!("in #{c}")),
+        analysis
+            .user
+            .as_ref()
+            .filter(|u| !u.is_empty())
+            .map(|u| format!("from @{u}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Some(if limits.is_empty() {
+        "the question has nothing to search for (only stop words or punctuation): say what you are \
+         looking for, e.g. `who owns the billing service?`"
+            .to_string()
+    } else {
+        format!(
+            "the question names only where or when to look ({}), not what to look for: add a topic, \
+             e.g. `what was decided about pricing last week?`",
+            limits.join(", ")
+        )
+    })
 }
 
 /// A loaded configuration, its policies and its source connections.
@@ -194,6 +232,9 @@ impl Engine {
                 };
             }
             let analysis = query::analyze_as(&question, Some(classified.intent), now, &self.policies.lexicon);
+            if let Some(why) = nothing_to_search(&analysis) {
+                return Err(AskError::NothingToSearch(why));
+            }
             let own;
             let mut policy = match opts.baseline {
                 Some(Baseline::Uniform) => {

@@ -1,7 +1,7 @@
 //! The `sagasu` command line: parses arguments and calls into the library.
 //!
-//! Exit status: 0 success; 1 a check failed (a source is down); 2 bad input (arguments,
-//! configuration, data).
+//! Exit status: 0 success; 1 a check failed (a source is down), or no source of an `ask` could
+//! be searched; 2 bad input (arguments, configuration, data, a question with nothing to search).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -286,6 +286,12 @@ async fn run(cli: Cli) -> ExitCode {
                         }
                     } else {
                         print!("{}", sagasu::answer::render_markdown(&r, explain));
+                    }
+                    // Exit 1 when no source could be searched: a script must not take the
+                    // answer for one.
+                    if let Some(why) = sagasu::serve::all_failed(&r) {
+                        eprintln!("error: {why}");
+                        return ExitCode::from(1);
                     }
                     ExitCode::SUCCESS
                 }

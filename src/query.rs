@@ -717,21 +717,30 @@ pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
 /// Japanese compounds split at the lexicon's words and the answer-type words they contain
 /// ("休業期間" -> "休業", "期間"; "適格請求書" -> "適格", "請求書"), so that each part is a concept
 /// of its own; answer-type parts and one-character remnants are dropped.
+/// The longest run of kanji or katakana read as one compound (real compounds are far shorter:
+/// 量産判定会議 is six).
+const MAX_COMPOUND_CHARS: usize = 24;
+
 fn split_compounds(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
-    let known = |w: &str| ANSWER_TYPE_WORDS.contains(&w) || lexicon.synonyms.iter().flatten().any(|m| m == w);
-    fn pieces<'a>(w: &'a str, known: &dyn Fn(&str) -> bool, out: &mut Vec<&'a str>) {
+    // The words a compound is split at, once per question (a set, so a look-up costs the same
+    // for any lexicon), and the longest of them in characters: no longer piece is looked up.
+    let mut vocabulary: std::collections::HashSet<&str> = ANSWER_TYPE_WORDS.iter().copied().collect();
+    vocabulary.extend(lexicon.synonyms.iter().flatten().map(String::as_str));
+    let longest = vocabulary.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+    let known = |w: &str| vocabulary.contains(w);
+    fn pieces<'a>(w: &'a str, known: &dyn Fn(&str) -> bool, longest: usize, out: &mut Vec<&'a str>) {
         let chars: Vec<(usize, char)> = w.char_indices().collect();
         let n = chars.len();
         let end_of = |i: usize| chars.get(i).map_or(w.len(), |c| c.0);
         // The longest known word inside, leftmost first.
-        for len in (2..n).rev() {
+        for len in (2..n.min(longest + 1)).rev() {
             for start in 0..=n - len {
                 let sub = &w[chars[start].0..end_of(start + len)];
                 if known(sub) {
-                    pieces(&w[..chars[start].0], known, out);
+                    pieces(&w[..chars[start].0], known, longest, out);
                     out.push(sub);
-                    pieces(&w[end_of(start + len)..], known, out);
+                    pieces(&w[end_of(start + len)..], known, longest, out);
                     return;
                 }
             }
@@ -750,7 +759,17 @@ fn split_compounds(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
         if known(&nk) {
             parts.push(nk.as_str());
         } else {
-            pieces(&nk, &known, &mut parts);
+            // A run longer than any real compound (a pasted paragraph, an attack) is split
+            // into compound-sized chunks first, so the work stays linear in its length.
+            let bounds: Vec<usize> = nk
+                .char_indices()
+                .map(|(i, _)| i)
+                .step_by(MAX_COMPOUND_CHARS)
+                .chain(std::iter::once(nk.len()))
+                .collect();
+            for w in bounds.windows(2) {
+                pieces(&nk[w[0]..w[1]], &known, longest, &mut parts);
+            }
         }
         let kept: Vec<&str> = parts
             .iter()

@@ -149,7 +149,7 @@ pub fn output_schema() -> Arc<JsonObject> {
 }
 
 /// The sources that were asked and failed or timed out, when no asked source answered.
-fn all_failed(r: &AskResponse) -> Option<String> {
+pub fn all_failed(r: &AskResponse) -> Option<String> {
     let asked: Vec<_> = r.sources.iter().filter(|s| s.status != SourceStatus::Skipped).collect();
     let failed = |s: &&crate::answer::SourceReport| matches!(s.status, SourceStatus::Error | SourceStatus::Timeout);
     if asked.is_empty() || !asked.iter().all(failed) {
@@ -261,7 +261,7 @@ impl SagasuServer {
         }
         let r = match result {
             Ok(r) => r,
-            Err(e @ (AskError::Empty | AskError::UnknownSource(..))) => {
+            Err(e @ (AskError::Empty | AskError::UnknownSource(..) | AskError::NothingToSearch(..))) => {
                 return Err(McpError::invalid_params(e.to_string(), None));
             }
         };

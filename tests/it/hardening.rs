@@ -502,3 +502,51 @@ fn printing_into_a_closed_pipe_panicked() {
         assert!(!err.contains("panicked"), "{args:?}: {err}");
     }
 }
+
+#[test]
+fn questions_with_nothing_to_search_blamed_every_source() {
+    for q in [
+        "(",
+        "who?",
+        "the of and",
+        "はがのを",
+        "from:",
+        "what happened last week",
+    ] {
+        let (code, out, err) = crate::common::run(&["ask", q]);
+        assert_eq!(code, 2, "{q}: {out}{err}");
+        assert!(
+            err.contains("nothing to search for") || err.contains("not what to look for"),
+            "{q}: {err}"
+        );
+        assert!(
+            !err.contains("failed") && !out.contains("Not searched"),
+            "{q}: {err}{out}"
+        );
+    }
+    let (code, _, err) = crate::common::run(&["ask", "what happened last week"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("last week"), "the time it understood is named: {err}");
+}
+
+#[test]
+fn the_cli_exited_zero_when_every_source_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sagasu.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "sources:\n  slack:\n    kind: slack\n    command: [/nonexistent/server]\npolicies: {}\n",
+            repo().join("policies").display()
+        ),
+    )
+    .unwrap();
+    let out = std::process::Command::new(bin())
+        .args(["ask", "--config"])
+        .arg(&config)
+        .arg("what is the refund policy")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("No source could be searched"));
+}

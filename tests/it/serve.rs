@@ -136,6 +136,8 @@ async fn bad_arguments_are_invalid_params_with_a_clear_message() {
         (json!({"question": "x", "intent": "gossip"}), "gossip"),
         (json!({"question": "x", "colour": "blue"}), "colour"),
         (json!({}), "question"),
+        (json!({"question": "who?"}), "nothing to search for"),
+        (json!({"question": "what happened last week"}), "not what to look for"),
     ];
     for (args, expect) in cases {
         match ask(&c, args.clone()).await {
