@@ -5,6 +5,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, Utc};
@@ -71,6 +72,8 @@ pub enum AskError {
     /// time): sending every source an empty query would only make them all fail.
     #[error("{0}")]
     NothingToSearch(String),
+    #[error("internal error: {0}")]
+    Internal(String),
 }
 
 /// Why `analysis` leaves nothing to search, if it does.
@@ -110,9 +113,10 @@ fn nothing_to_search(analysis: &Analysis) -> Option<String> {
 /// A loaded configuration, its policies and its source connections.
 pub struct Engine {
     pub config: Config,
-    pub policies: Policies,
+    /// Shared with the blocking threads that rank and compose.
+    pub policies: Arc<Policies>,
     pub pool: SourcePool,
-    kinds: HashMap<String, String>,
+    kinds: Arc<HashMap<String, String>>,
 }
 
 /// Removes control characters (keeping line breaks as spaces) and trims.
@@ -138,9 +142,9 @@ impl Engine {
         let pool = SourcePool::new(&config);
         Engine {
             config,
-            policies,
+            policies: Arc::new(policies),
             pool,
-            kinds,
+            kinds: Arc::new(kinds),
         }
     }
 
@@ -277,18 +281,35 @@ impl Engine {
                 deadline.saturating_sub(start.elapsed()),
             )
             .await;
-            let mut response = answer::compose(
-                ComposeInput {
-                    question: &question,
-                    intent: classified,
-                    analysis: &analysis,
-                    policy,
-                    lexicon: &self.policies.lexicon,
-                    now,
-                    source_kinds: &self.kinds,
-                },
-                outcomes,
+            // Ranking, dedup and composition are CPU work over every hit: they run on a blocking
+            // thread, so that one heavy ask never stalls the async workers that serve every
+            // other client.
+            let (policies, kinds, policy, question_owned) = (
+                self.policies.clone(),
+                self.kinds.clone(),
+                policy.clone(),
+                question.clone(),
             );
+            let composed = tokio::task::spawn_blocking(move || {
+                answer::compose(
+                    ComposeInput {
+                        question: &question_owned,
+                        intent: classified,
+                        analysis: &analysis,
+                        policy: &policy,
+                        lexicon: &policies.lexicon,
+                        now,
+                        source_kinds: &kinds,
+                    },
+                    outcomes,
+                )
+            })
+            .await;
+            let mut response = match composed {
+                Ok(r) => r,
+                // The composer panicked: a bug, but one question's, not the server's.
+                Err(e) => return Err(AskError::Internal(format!("composing the answer failed: {e}"))),
+            };
             if cut {
                 response.answer.push_str(&format!(
                     "\n\n(The question was cut to its first {MAX_QUESTION_CHARS} characters.)"

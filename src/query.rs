@@ -687,19 +687,20 @@ fn is_cjk_content(c: char) -> bool {
 /// two characters or more).
 pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
     let stems: Vec<Vec<String>> = keywords.iter().map(|k| text::terms(k)).collect();
+    let normalized: Vec<String> = keywords.iter().map(|k| text::normalize(k)).collect();
     let mut out: Vec<String> = Vec::new();
     for group in &lexicon.synonyms {
         let hit = group.iter().any(|member| {
-            keywords.iter().zip(&stems).any(|(k, ks)| {
-                let k = text::normalize(k);
-                if member.is_ascii() {
-                    let ms = text::terms(member);
-                    !ms.is_empty() && ms == *ks
-                } else {
-                    member.chars().count() >= 2
-                        && (k.contains(member.as_str()) || (k.chars().count() >= 2 && member.contains(k.as_str())))
-                }
-            })
+            if member.is_ascii() {
+                // Stemmed once per member, not once per keyword.
+                let ms = text::terms(member);
+                !ms.is_empty() && stems.contains(&ms)
+            } else {
+                member.chars().count() >= 2
+                    && normalized
+                        .iter()
+                        .any(|k| k.contains(member.as_str()) || (k.chars().count() >= 2 && member.contains(k.as_str())))
+            }
         });
         if hit {
             for m in group {

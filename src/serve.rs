@@ -264,6 +264,7 @@ impl SagasuServer {
             Err(e @ (AskError::Empty | AskError::UnknownSource(..) | AskError::NothingToSearch(..))) => {
                 return Err(McpError::invalid_params(e.to_string(), None));
             }
+            Err(e @ AskError::Internal(_)) => return Err(McpError::internal_error(e.to_string(), None)),
         };
         let structured = serde_json::to_value(&r).map_err(|e| McpError::internal_error(e.to_string(), None))?;
         if let Some(why) = all_failed(&r) {

@@ -201,6 +201,17 @@ impl Document {
 
     /// Parses YAML text that came from `file`.
     pub fn parse(file: &Path, text: String) -> Result<Document, Diagnostics> {
+        // The parser's own recursion limit comes only after a scan whose cost grows with the
+        // square of the nesting (400 KB of `[` took over a minute): refuse deep nesting first.
+        if let Some((line, column)) = too_deep(&text) {
+            return Err(Diagnostics(vec![make(
+                file,
+                &text,
+                line,
+                column,
+                format!("invalid YAML: nested more than {MAX_NESTING} levels deep"),
+            )]));
+        }
         let value: Value = match serde_norway::from_str(&text) {
             Ok(v) => v,
             Err(e) => {
@@ -360,6 +371,58 @@ fn field_in_message(msg: &str) -> Option<(String, bool)> {
     None
 }
 
+/// The deepest nesting of mappings and sequences accepted (sagasu's files need fewer than ten).
+pub const MAX_NESTING: usize = 64;
+
+/// Where `text` first nests deeper than `MAX_NESTING` (line and column, 1-based), if it does:
+/// flow brackets outside quotes and comments, plus block levels by indentation and `- `
+/// markers. A linear scan that may count a level too many, never one too few.
+pub fn too_deep(text: &str) -> Option<(usize, usize)> {
+    let mut flow = 0usize;
+    let mut indents: Vec<usize> = Vec::new();
+    for (li, line) in text.lines().enumerate() {
+        let body = line.trim_start_matches(' ');
+        let indent = line.len() - body.len();
+        let mut block = 0;
+        if flow == 0 && !body.is_empty() && !body.starts_with('#') {
+            while indents.last().is_some_and(|&i| i >= indent) {
+                indents.pop();
+            }
+            indents.push(indent);
+            let dashes = body.split(' ').take_while(|w| *w == "-").count();
+            block = indents.len() + dashes;
+        }
+        if block > MAX_NESTING {
+            return Some((li + 1, indent + 1));
+        }
+        let mut quote: Option<char> = None;
+        let mut prev = ' ';
+        let mut escaped = false;
+        for (ci, c) in line.chars().enumerate() {
+            match quote {
+                Some('"') if escaped => escaped = false,
+                Some('"') if c == '\\' => escaped = true,
+                Some(q) if c == q => quote = None,
+                Some(_) => {}
+                None => match c {
+                    '#' if prev.is_whitespace() => break,
+                    '\'' | '"' if matches!(prev, ' ' | ':' | '-' | '[' | '{' | ',') => quote = Some(c),
+                    '[' | '{' => {
+                        flow += 1;
+                        if block + flow > MAX_NESTING {
+                            return Some((li + 1, ci + 1));
+                        }
+                    }
+                    ']' | '}' => flow = flow.saturating_sub(1),
+                    _ => {}
+                },
+            }
+            prev = c;
+        }
+    }
+    None
+}
+
 /// How much of a message that quotes a value is shown (a 50 MB value is not echoed back).
 pub const MAX_MESSAGE_CHARS: usize = 240;
 /// How many characters of the offending line are shown on each side of the caret.
@@ -434,6 +497,37 @@ mod tests {
         assert!(shown.starts_with("p.yaml:"), "{shown}");
         assert!(shown.contains("invalid YAML"), "{shown}");
         assert!(shown.contains('^'), "{shown}");
+    }
+
+    #[test]
+    fn deep_nesting_took_minutes_before_it_was_refused() {
+        for deep in [
+            format!("sources: {}", "[".repeat(400_000)),
+            (0..200)
+                .map(|i| format!("{}k{i}:\n", "  ".repeat(i)))
+                .collect::<String>(),
+            format!("a:\n{}x\n", "- ".repeat(100)),
+        ] {
+            let t = std::time::Instant::now();
+            let e = Document::parse(Path::new("deep.yaml"), deep).unwrap_err().to_string();
+            assert!(e.contains("nested more than 64"), "{e}");
+            assert!(t.elapsed() < std::time::Duration::from_secs(2), "{:?}", t.elapsed());
+        }
+        // Brackets in quotes and comments, and ordinary files, are fine.
+        let ok = format!(
+            "q: \"{}\"\nr: '{}' # {}\ns: [[1], {{a: [2]}}]\n",
+            "[".repeat(200),
+            "{".repeat(200),
+            "[".repeat(200)
+        );
+        assert!(Document::parse(Path::new("ok.yaml"), ok).is_ok());
+        assert!(
+            Document::parse(
+                Path::new("ok.yaml"),
+                "q: What's [the] price?\nlist:\n  - a\n  - - b\n".into()
+            )
+            .is_ok()
+        );
     }
 
     #[test]

@@ -83,6 +83,15 @@ pub fn parse_page(file_name: &str, content: &str) -> Result<Page, (Option<(usize
             let yaml = &rest[..end];
             let after = &rest[end + 4..];
             let body = after.split_once('\n').map(|(_, b)| b).unwrap_or("");
+            if let Some((line, column)) = crate::yaml::too_deep(yaml) {
+                return Err((
+                    Some((line + 1, column)),
+                    format!(
+                        "bad front matter: nested more than {} levels deep",
+                        crate::yaml::MAX_NESTING
+                    ),
+                ));
+            }
             let fm: FrontMatter = if yaml.trim().is_empty() {
                 FrontMatter::default()
             } else {
@@ -90,7 +99,7 @@ pub fn parse_page(file_name: &str, content: &str) -> Result<Page, (Option<(usize
                     // The front matter starts on the file's second line.
                     (
                         e.location().map(|l| (l.line() + 1, l.column())),
-                        format!("bad front matter: {e}"),
+                        format!("bad front matter: {}", crate::yaml::short(&e.to_string())),
                     )
                 })?
             };

@@ -550,3 +550,25 @@ fn the_cli_exited_zero_when_every_source_failed() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("No source could be searched"));
 }
+
+#[test]
+fn deeply_nested_notion_front_matter_took_seconds() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("deep.md"),
+        format!(
+            "---\nid: 0123456789abcdef0123456789abcdef\ntitle: \"Deep\"\nproperties:\n  x: {}\n---\nbody\n",
+            "[".repeat(200_000)
+        ),
+    )
+    .unwrap();
+    let t = std::time::Instant::now();
+    let export = sagasu::offline::notion::NotionExport::load(dir.path()).unwrap();
+    assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
+    assert!(export.pages.is_empty());
+    assert!(
+        export.warnings[0].message.contains("nested more than"),
+        "{:?}",
+        export.warnings
+    );
+}
