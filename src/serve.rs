@@ -295,11 +295,12 @@ pub async fn run_stdio(engine: Arc<Engine>) -> anyhow::Result<()> {
     use rmcp::ServiceExt;
     let server = SagasuServer::new(engine.clone());
     let asks = server.asks().clone();
+    let stop = crate::http::shutdown_signal();
     let running = server.serve(crate::stdio::stdio()).await?;
     let ct = running.cancellation_token();
     tokio::select! {
         r = running.waiting() => { r?; }
-        () = crate::http::shutdown_signal() => {
+        () = stop => {
             finish(&asks).await;
             ct.cancel();
         }
@@ -319,8 +320,9 @@ pub async fn run_http(
 ) -> anyhow::Result<()> {
     let server = SagasuServer::new(engine.clone());
     let asks = server.asks().clone();
+    let stop = crate::http::shutdown_signal();
     let shutdown = async move {
-        crate::http::shutdown_signal().await;
+        stop.await;
         finish(&asks).await;
     };
     crate::http::serve(server, listener, shutdown, access).await?;

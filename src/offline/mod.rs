@@ -157,6 +157,46 @@ impl Folder {
     }
 }
 
+impl Folder {
+    /// The items of a JSON array file (the array itself, or the one under `key`), each read on
+    /// its own: a bad item is reported (with its index) and skipped, and the rest are kept, so
+    /// one bad message never loses a whole day or room.
+    pub fn read_items<T: DeserializeOwned>(
+        &self,
+        path: &Path,
+        key: Option<&str>,
+        warnings: &mut Vec<DataWarning>,
+    ) -> Vec<T> {
+        let value: serde_json::Value = match self.read_json(path) {
+            Ok(v) => v,
+            Err(w) => {
+                warnings.push(w);
+                return Vec::new();
+            }
+        };
+        let array = match key {
+            Some(k) => value.get(k).cloned(),
+            None => Some(value),
+        };
+        let Some(serde_json::Value::Array(items)) = array else {
+            let what = key.map_or("an array".to_string(), |k| format!("an array under `{k}`"));
+            warnings.push(DataWarning::about(path, format!("skipped: expected {what}")));
+            return Vec::new();
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.into_iter().enumerate() {
+            match serde_json::from_value::<T>(item) {
+                Ok(t) => out.push(t),
+                Err(e) => warnings.push(DataWarning::about(
+                    path,
+                    format!("item {i} skipped: {}", crate::yaml::short(&e.to_string())),
+                )),
+            }
+        }
+        out
+    }
+}
+
 /// Parses JSON text read from `path`; a parse error becomes a warning with line and column.
 pub(crate) fn parse_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, DataWarning> {
     serde_json::from_str(text).map_err(|e| DataWarning {
@@ -196,7 +236,9 @@ pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
     if let Ok(d) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
         return d.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
     }
-    if let Ok(secs) = s.parse::<f64>() {
+    if let Ok(secs) = s.parse::<f64>()
+        && secs.is_finite()
+    {
         return chrono::DateTime::from_timestamp(secs as i64, 0);
     }
     None
@@ -206,11 +248,12 @@ pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
 /// Ctrl-C.
 pub async fn serve_stdio<H: rmcp::ServerHandler>(handler: H) -> anyhow::Result<()> {
     use rmcp::ServiceExt;
+    let stop = crate::http::shutdown_signal();
     let running = handler.serve(crate::stdio::stdio()).await?;
     let ct = running.cancellation_token();
     tokio::select! {
         r = running.waiting() => { r?; }
-        () = crate::http::shutdown_signal() => ct.cancel(),
+        () = stop => ct.cancel(),
     }
     Ok(())
 }

@@ -35,6 +35,9 @@ pub struct RcMessage {
     pub rid: String,
     #[serde(default)]
     pub msg: String,
+    /// An RFC 3339 time; a Mongo export's `{"$date": ...}` (a string or milliseconds) is read
+    /// as one.
+    #[serde(deserialize_with = "time_text")]
     pub ts: String,
     pub u: RcUserRef,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,9 +86,24 @@ struct RoomsBody {
 struct UsersBody {
     users: Vec<RcUser>,
 }
-#[derive(Deserialize)]
-struct MessagesBody {
-    messages: Vec<RcMessage>,
+
+/// A message time as text: a string as it is, or a Mongo extended-JSON `{"$date": ...}` (an
+/// RFC 3339 string or milliseconds since the epoch) as RFC 3339.
+fn time_text<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    use serde::de::Error;
+    match serde_json::Value::deserialize(d)? {
+        serde_json::Value::String(s) => Ok(s),
+        serde_json::Value::Object(o) => match o.get("$date") {
+            Some(serde_json::Value::String(s)) => Ok(s.clone()),
+            Some(serde_json::Value::Number(n)) => n
+                .as_i64()
+                .and_then(chrono::DateTime::from_timestamp_millis)
+                .map(|t| t.to_rfc3339())
+                .ok_or_else(|| D::Error::custom("`$date` is not a time")),
+            _ => Err(D::Error::custom("`ts` must be a time or {\"$date\": ...}")),
+        },
+        other => Err(D::Error::custom(format!("`ts` must be a time, not `{other}`"))),
+    }
 }
 
 /// A room that could not be searched, and why (`forbidden`, `timeout`, `server error`,
@@ -166,17 +184,41 @@ impl RocketExport {
         let names: HashMap<&str, String> = rooms.iter().map(|r| (r.id.as_str(), r.display_name())).collect();
         let mut messages = Vec::new();
         let mdir = dir.join("messages");
+        let mut seen = std::collections::HashSet::new();
+        let mut unknown_rooms: Vec<String> = Vec::new();
         if mdir.is_dir() {
             for f in dir.entries(&mdir, &mut warnings)? {
                 if f.extension().is_none_or(|e| e != "json") {
                     continue;
                 }
-                match dir.read_json::<MessagesBody>(&f) {
-                    Ok(b) => messages.extend(b.messages.into_iter().map(|mut m| {
-                        m.room = names.get(m.rid.as_str()).cloned();
-                        m
-                    })),
-                    Err(w) => warnings.push(w),
+                for mut m in dir.read_items::<RcMessage>(&f, Some("messages"), &mut warnings) {
+                    if parse_time(&m.ts).is_none() {
+                        warnings.push(DataWarning::about(
+                            &f,
+                            format!(
+                                "message `{}` skipped: `ts` `{}` is not a time",
+                                m.id,
+                                crate::yaml::short(&m.ts)
+                            ),
+                        ));
+                        continue;
+                    }
+                    if !seen.insert(m.id.clone()) {
+                        warnings.push(DataWarning::about(
+                            &f,
+                            format!("message skipped: a second message with id `{}`", m.id),
+                        ));
+                        continue;
+                    }
+                    m.room = names.get(m.rid.as_str()).cloned();
+                    if m.room.is_none() && !unknown_rooms.contains(&m.rid) {
+                        warnings.push(DataWarning::about(
+                            &f,
+                            format!("messages of room `{}`, which rooms.json does not list", m.rid),
+                        ));
+                        unknown_rooms.push(m.rid.clone());
+                    }
+                    messages.push(m);
                 }
             }
         }

@@ -128,6 +128,7 @@ impl SlackExport {
         };
         let channels: Vec<(String, String)> = raw_channels.into_iter().map(|c| (c.id, c.name)).collect();
         let mut messages = Vec::new();
+        let mut seen = std::collections::HashSet::new();
         for (channel_id, channel) in &channels {
             let folder = dir.join(channel);
             if !folder.is_dir() {
@@ -137,15 +138,26 @@ impl SlackExport {
                 if file.extension().is_none_or(|e| e != "json") {
                     continue;
                 }
-                let day: Vec<RawMessage> = match dir.read_json(&file) {
-                    Ok(d) => d,
-                    Err(w) => {
-                        warnings.push(w);
-                        continue;
-                    }
-                };
+                let day: Vec<RawMessage> = dir.read_items(&file, None, &mut warnings);
                 for m in day {
                     if m.kind.as_deref().is_some_and(|k| k != "message") {
+                        continue;
+                    }
+                    let Some(time) = slack_ts_to_time(&m.ts) else {
+                        warnings.push(DataWarning::about(
+                            &file,
+                            format!(
+                                "message skipped: `ts` `{}` is not a Slack timestamp",
+                                crate::yaml::short(&m.ts)
+                            ),
+                        ));
+                        continue;
+                    };
+                    if !seen.insert((channel_id.clone(), m.ts.clone())) {
+                        warnings.push(DataWarning::about(
+                            &file,
+                            format!("message skipped: a second message with `ts` `{}` in #{channel}", m.ts),
+                        ));
                         continue;
                     }
                     let user_id = m.user.unwrap_or_default();
@@ -157,7 +169,7 @@ impl SlackExport {
                     messages.push(Message {
                         channel_id: channel_id.clone(),
                         channel: channel.clone(),
-                        time: slack_ts_to_time(&m.ts),
+                        time: Some(time),
                         user_id,
                         user_name,
                         text: m.text,

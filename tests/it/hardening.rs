@@ -572,3 +572,75 @@ fn deeply_nested_notion_front_matter_took_seconds() {
         export.warnings
     );
 }
+
+#[test]
+fn one_bad_message_dropped_a_whole_slack_day_or_rocketchat_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let slack = dir.path().join("slack");
+    copy_dir(&demo().join("slack"), &slack);
+    let good = |ts: &str, text: &str| format!(r#"{{"type":"message","user":"U1","text":"{text}","ts":"{ts}"}}"#);
+    std::fs::write(
+        slack.join("general/2026-12-02.json"),
+        format!(
+            "[{}, {{\"type\":\"message\",\"text\":null,\"ts\":\"1764633600.000100\"}}, {{\"type\":\"message\",\"text\":\"n\",\"ts\":1764633600}}, \
+             {}, \"a bare string\", {}, {}]",
+            good("1764633600.000200", "kept zebra one"),
+            good("not-a-ts", "bad ts"),
+            good("1764633600.000300", "kept zebra two"),
+            good("1764633600.000300", "a duplicate"),
+        ),
+    )
+    .unwrap();
+    let export = sagasu::offline::slack::SlackExport::load(&slack).unwrap();
+    let kept: Vec<&str> = export
+        .messages
+        .iter()
+        .filter(|m| m.text.contains("zebra"))
+        .map(|m| m.text.as_str())
+        .collect();
+    assert_eq!(kept, ["kept zebra one", "kept zebra two"]);
+    let said: Vec<String> = export.warnings.iter().map(|w| w.to_string()).collect();
+    assert_eq!(
+        said.iter().filter(|w| w.contains("2026-12-02.json")).count(),
+        5,
+        "{said:?}"
+    );
+    assert!(said.iter().any(|w| w.contains("not-a-ts")), "{said:?}");
+    assert!(said.iter().any(|w| w.contains("a second message")), "{said:?}");
+
+    let rc = dir.path().join("rocketchat");
+    copy_dir(&demo().join("rocketchat"), &rc);
+    let msg = |id: &str, rid: &str, ts: &str| {
+        format!(r#"{{"_id":"{id}","rid":"{rid}","msg":"quokka {id}","ts":{ts},"u":{{"_id":"u1","username":"ken"}}}}"#)
+    };
+    std::fs::write(
+        rc.join("messages/RCextra.json"),
+        format!(
+            "{{\"messages\": [{}, {}, {}, {}, {}, {}]}}",
+            msg("m1", "RCdevja000002", "\"2026-12-01T09:00:00Z\""),
+            msg("m2", "RCdevja000002", "{\"$date\": 1764579600000}"),
+            msg("m3", "RCdevja000002", "\"NaN\""),
+            msg("m4", "RCdevja000002", "\"2026-99-99\""),
+            msg("m1", "RCdevja000002", "\"2026-12-01T10:00:00Z\""),
+            msg("m5", "RCnosuchroom", "\"2026-12-01T11:00:00Z\""),
+        ),
+    )
+    .unwrap();
+    let export = sagasu::offline::rocketchat::RocketExport::load(&rc).unwrap();
+    let mut kept: Vec<&str> = export
+        .messages
+        .iter()
+        .filter(|m| m.msg.starts_with("quokka"))
+        .map(|m| m.id.as_str())
+        .collect();
+    kept.sort();
+    assert_eq!(kept, ["m1", "m2", "m5"]);
+    let said: Vec<String> = export.warnings.iter().map(|w| w.to_string()).collect();
+    assert!(said.iter().any(|w| w.contains("`NaN`")), "{said:?}");
+    assert!(said.iter().any(|w| w.contains("2026-99-99")), "{said:?}");
+    assert!(
+        said.iter().any(|w| w.contains("second message with id `m1`")),
+        "{said:?}"
+    );
+    assert!(said.iter().any(|w| w.contains("RCnosuchroom")), "{said:?}");
+}
