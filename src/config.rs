@@ -226,7 +226,30 @@ impl Config {
         purpose: Purpose,
     ) -> Result<Config, Diagnostics> {
         let mut problems = Diagnostics::default();
-        let raw: RawConfig = doc.deserialize("", &doc.value).map_err(|d| Diagnostics(vec![d]))?;
+        // An unknown top-level key is one problem among the others, not the only one shown.
+        let mut top = doc.value.clone();
+        if let serde_norway::Value::Mapping(m) = &mut top {
+            let unknown: Vec<serde_norway::Value> = m
+                .keys()
+                .filter(|k| !matches!(k.as_str(), Some("sources" | "policies")))
+                .cloned()
+                .collect();
+            for k in unknown {
+                let name = k.as_str().map(str::to_string).unwrap_or_else(|| format!("{k:?}"));
+                problems.push(doc.error_at_key(
+                    &name,
+                    format!("unknown key `{name}`: a configuration has `sources` and `policies`"),
+                ));
+                m.remove(&k);
+            }
+        }
+        let raw: RawConfig = match serde_norway::from_value(top) {
+            Ok(r) => r,
+            Err(e) => {
+                problems.push(doc.error_at("", crate::yaml::plain_words(&e.to_string())));
+                return Err(problems);
+            }
+        };
         let dir = doc.file.parent().map(Path::to_path_buf).unwrap_or_default();
         let dir = if dir.as_os_str().is_empty() {
             PathBuf::from(".")
@@ -251,7 +274,7 @@ impl Config {
                     Ok(s) => sources.push(s),
                     Err(ds) => problems.extend(ds),
                 },
-                Err(d) => problems.push(d),
+                Err(d) => problems.extend(every_field_problem(doc, &at, v, d)),
             }
         }
         if raw.sources.is_empty() {
@@ -285,6 +308,50 @@ impl Config {
             .collect::<Vec<_>>()
             .join(", ")
     }
+}
+
+/// Every field of a source that does not read, each at its own value: serde stops at the first,
+/// so each field is read again on its own (beside the source's `kind`). `first` is serde's own
+/// report, kept when no single field explains it (a missing `kind`, say).
+fn every_field_problem(doc: &Document, at: &str, v: &serde_norway::Value, first: Diagnostic) -> Diagnostics {
+    let mut out = Diagnostics::default();
+    let Some(m) = v.as_mapping() else {
+        out.push(doc.error_at(at, "a source is a mapping of `kind`, `command` or `url`, ..."));
+        return out;
+    };
+    let kind = m.get("kind").cloned();
+    let kind_reads = kind
+        .clone()
+        .is_some_and(|k| serde_norway::from_value::<SourceKind>(k).is_ok());
+    for (k, val) in m {
+        let mut probe = serde_norway::Mapping::new();
+        if k.as_str() == Some("kind") {
+            probe.insert(k.clone(), val.clone());
+        } else {
+            // A stand-in kind when the source's own does not read, so only this field is judged.
+            let kind = if kind_reads { kind.clone() } else { None };
+            probe.insert("kind".into(), kind.unwrap_or_else(|| "generic".into()));
+            probe.insert(k.clone(), val.clone());
+        }
+        if let Err(d) = doc.deserialize::<RawSource>(at, &serde_norway::Value::Mapping(probe))
+            && !d.message.contains("missing field")
+        {
+            // Pointed at the field's own value, which the probe knows (serde's message may not).
+            let name = k.as_str().map(str::to_string).unwrap_or_else(|| format!("{k:?}"));
+            let d = if d.message.contains("unknown field") {
+                d
+            } else {
+                doc.error_at(&format!("{at}.{name}"), format!("`{name}`: {}", d.message))
+            };
+            if !out.0.iter().any(|o| o.message == d.message && o.line == d.line) {
+                out.push(d);
+            }
+        }
+    }
+    if out.is_empty() {
+        out.push(first);
+    }
+    out
 }
 
 fn validate_source(
@@ -472,7 +539,7 @@ mod tests {
             "{shown}"
         );
         assert!(
-            shown.contains("cfg/sagasu.yaml:13:11: unknown variant `slak`"),
+            shown.contains("cfg/sagasu.yaml:13:11: `kind`: unknown variant `slak`"),
             "{shown}"
         );
     }
@@ -520,6 +587,24 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("no `__`"), "{e}");
+    }
+
+    #[test]
+    fn only_the_first_problem_of_a_source_was_shown_and_an_unknown_key_hid_the_rest() {
+        let e = load(
+            "sources:\n  slack:\n    kind: slack\n    command: [x]\n    timeout_ms: \"fast\"\n    enabled: maybe\n  notion:\n    kind: !weird x\n    url: 5\nbogus: 1\n",
+            &[],
+        )
+        .unwrap_err();
+        let at: Vec<(usize, usize)> = e.0.iter().map(|d| (d.line, d.column)).collect();
+        assert_eq!(at, [(5, 17), (6, 14), (8, 18), (9, 10), (10, 1)], "{e}");
+        let shown = e.to_string();
+        assert!(
+            shown.contains("`timeout_ms`") && shown.contains("whole number"),
+            "{shown}"
+        );
+        assert!(shown.contains("unknown key `bogus`"), "{shown}");
+        assert!(!shown.contains("Value::Tagged") && !shown.contains("u64"), "{shown}");
     }
 
     #[test]

@@ -540,7 +540,7 @@ mod tests {
         );
         assert!(shown.contains("status.yaml:6:3: unknown source `slak`"), "{shown}");
         assert!(
-            shown.contains("person.yaml:2:10: weights: invalid type: sequence"),
+            shown.contains("person.yaml:2:10: weights: invalid type: a list"),
             "{shown}"
         );
         assert_eq!(e.0.len(), 4, "{shown}");

@@ -428,6 +428,31 @@ pub const MAX_MESSAGE_CHARS: usize = 240;
 /// How many characters of the offending line are shown on each side of the caret.
 const EXCERPT_CHARS: usize = 60;
 
+/// A serde message in words a user knows: Rust type names and serde's internal ones become the
+/// YAML they ask for.
+pub fn plain_words(msg: &str) -> String {
+    let mut out = msg.to_string();
+    for (jargon, plain) in [
+        (
+            "expected a Value::Tagged enum",
+            "expected a plain value (YAML `!tags` are not read here)",
+        ),
+        ("Value::Tagged", "a `!tagged` value"),
+        ("expected u64", "expected a whole number"),
+        ("expected u32", "expected a whole number"),
+        ("expected usize", "expected a whole number"),
+        ("expected f64", "expected a number"),
+        ("expected f32", "expected a number"),
+        ("expected a sequence", "expected a list"),
+        ("invalid type: sequence", "invalid type: a list"),
+        ("invalid type: map", "invalid type: a mapping"),
+        ("expected a map", "expected a mapping"),
+    ] {
+        out = out.replace(jargon, plain);
+    }
+    out
+}
+
 /// `s` cut to `MAX_MESSAGE_CHARS` characters, with `…` where it was cut.
 pub fn short(s: &str) -> String {
     crate::text::truncate_chars(s, MAX_MESSAGE_CHARS)
@@ -465,7 +490,7 @@ fn make(file: &Path, text: &str, line: usize, column: usize, message: String) ->
         file: file.to_path_buf(),
         line,
         column,
-        message: short(&message),
+        message: short(&plain_words(&message)),
         source_line,
         caret: column_in_excerpt,
     }
