@@ -187,26 +187,33 @@ fn init_logging() {
         .init();
 }
 
-/// For the commands that print data: a closed pipe (`sagasu search ... | head -1`) ends the
-/// process quietly, as it does any Unix filter, instead of a panic in `println!`. The servers
-/// keep Rust's default (SIGPIPE ignored, a write error returned) so one gone client cannot kill them.
-fn quiet_on_closed_pipe(command: &Command) {
-    #[cfg(unix)]
-    if matches!(
-        command,
-        Command::Ask { .. } | Command::Search { .. } | Command::Eval { .. } | Command::Check { .. }
-    ) {
-        // SAFETY: restoring a signal's default disposition at start-up, before any other thread
-        // exists, races with nothing.
-        unsafe {
-            libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+/// Writes data to stdout. A closed pipe (`sagasu search ... | head -1`) ends the process
+/// quietly, as it does any Unix filter, instead of a panic in `println!`. SIGPIPE itself stays
+/// ignored (Rust's default): a source that dies while sagasu writes to it must not kill sagasu.
+fn emit(text: &str) {
+    use std::io::Write;
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
         }
+        eprintln!("error: cannot write the output: {e}");
+        std::process::exit(2);
     }
+}
+
+/// `print!` through `emit`.
+macro_rules! out {
+    ($($t:tt)*) => { emit(&format!($($t)*)) };
+}
+
+/// `println!` through `emit`.
+macro_rules! outln {
+    ($($t:tt)*) => { emit(&(format!($($t)*) + "\n")) };
 }
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    quiet_on_closed_pipe(&cli.command);
     init_logging();
     let rt = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
@@ -278,14 +285,14 @@ async fn run(cli: Cli) -> ExitCode {
                 Ok(r) => {
                     if json {
                         match serde_json::to_string_pretty(&r) {
-                            Ok(s) => println!("{s}"),
+                            Ok(s) => outln!("{s}"),
                             Err(e) => {
                                 eprintln!("error: cannot write JSON: {e}");
                                 return ExitCode::from(2);
                             }
                         }
                     } else {
-                        print!("{}", sagasu::answer::render_markdown(&r, explain));
+                        out!("{}", sagasu::answer::render_markdown(&r, explain));
                     }
                     // Exit 1 when no source could be searched: a script must not take the
                     // answer for one.
@@ -346,7 +353,7 @@ async fn run(cli: Cli) -> ExitCode {
                 }
             };
             bar.finish_and_clear();
-            print!("{}", sagasu::report::render_text(&report));
+            out!("{}", sagasu::report::render_text(&report));
             let write = |path: &PathBuf, text: String| {
                 std::fs::write(path, text).map_err(|e| eprintln!("error: cannot write {}: {e}", path.display()))
             };
@@ -399,7 +406,7 @@ async fn run(cli: Cli) -> ExitCode {
             let rows = pool.check().await;
             pool.shutdown().await;
             let (table, ok) = sagasu::check::render(&rows);
-            print!("{table}");
+            out!("{table}");
             if ok { ExitCode::SUCCESS } else { ExitCode::from(1) }
         }
         Command::Search {
@@ -438,10 +445,10 @@ async fn run(cli: Cli) -> ExitCode {
                     .iter()
                     .map(|o| serde_json::json!({"source": o.name, "status": o.status, "latency_ms": o.latency_ms, "truncated": o.truncated, "note": o.note, "hits": o.hits}))
                     .collect();
-                println!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
+                outln!("{}", serde_json::to_string_pretty(&v).unwrap_or_default());
             } else {
                 for o in &outcomes {
-                    println!(
+                    outln!(
                         "## {} ({:?}, {} hits, {} ms){}",
                         o.name,
                         o.status,
@@ -454,7 +461,7 @@ async fn run(cli: Cli) -> ExitCode {
                             .timestamp
                             .map(|t| t.format("%Y-%m-%d").to_string())
                             .unwrap_or_default();
-                        println!(
+                        outln!(
                             "- {} [{}] {} {} — {}",
                             h.id,
                             h.kind,

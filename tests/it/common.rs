@@ -89,3 +89,24 @@ pub fn copy_dir(from: &Path, to: &Path) {
         }
     }
 }
+
+/// Spawns `cmd` (an HTTP server of the built binary, stderr piped) and returns it with the URL
+/// its startup line names; stderr is drained from then on, so the server never blocks on it.
+pub async fn spawn_http(mut cmd: tokio::process::Command) -> (tokio::process::Child, String) {
+    use tokio::io::AsyncBufReadExt;
+    cmd.stderr(std::process::Stdio::piped()).kill_on_drop(true);
+    let mut child = cmd.spawn().unwrap();
+    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
+    let url = tokio::time::timeout(std::time::Duration::from_secs(30), async {
+        while let Some(line) = lines.next_line().await.unwrap() {
+            if let Some(i) = line.find("http://") {
+                return line[i..].split_whitespace().next().unwrap().to_string();
+            }
+        }
+        panic!("the server never said where it listens");
+    })
+    .await
+    .unwrap();
+    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
+    (child, url)
+}

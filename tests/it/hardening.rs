@@ -30,26 +30,11 @@ async fn start_http(args: &[&str], env: &[(&str, &str)]) -> (tokio::process::Chi
     cmd.args(args)
         .current_dir(repo())
         .env_remove("SAGASU_TOKEN")
-        .env_remove("SAGASU_ALLOWED_ORIGINS")
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true);
+        .env_remove("SAGASU_ALLOWED_ORIGINS");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let mut child = cmd.spawn().unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = tokio::time::timeout(Duration::from_secs(30), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(i) = line.find("http://") {
-                return line[i..].split_whitespace().next().unwrap().to_string();
-            }
-        }
-        panic!("the server never said where it listens");
-    })
-    .await
-    .unwrap();
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, url)
+    crate::common::spawn_http(cmd).await
 }
 
 fn slack_source_args(http: &str) -> Vec<String> {
@@ -310,7 +295,12 @@ fn stdio_sources_inherited_sagasu_token_and_other_secrets() {
         .env("SPY_KEY", "the-spys-own-key")
         .output()
         .unwrap();
-    assert_eq!(out.status.code(), Some(1), "the spy is no MCP server");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "the spy is no MCP server: {}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     let env = std::fs::read_to_string(&seen).unwrap();
     assert!(!env.contains("serve-token-never-shared"), "{env}");
     assert!(!env.contains("other-token-never-shared"), "{env}");
@@ -643,4 +633,24 @@ fn one_bad_message_dropped_a_whole_slack_day_or_rocketchat_room() {
         "{said:?}"
     );
     assert!(said.iter().any(|w| w.contains("RCnosuchroom")), "{said:?}");
+}
+
+#[test]
+fn a_source_that_exits_at_once_must_not_kill_the_cli() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sagasu.yaml");
+    std::fs::write(
+        &config,
+        "sources:\n  gone:\n    kind: generic\n    command: [sh, -c, 'exit 0']\n    mapping:\n      tool: search\n      \
+         arguments: {q: \"{query}\"}\n      results: hits\n      id: id\n      text: text\n",
+    )
+    .unwrap();
+    for _ in 0..5 {
+        let out = std::process::Command::new(bin())
+            .args(["check", "--config"])
+            .arg(&config)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1), "killed by a signal? {:?}", out.status);
+    }
 }

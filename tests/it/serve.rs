@@ -323,32 +323,15 @@ async fn the_binary_serves_ask_over_stdio_and_leaves_no_process_behind() {
 
 /// Starts `sagasu serve --http 127.0.0.1:0` and returns it with its URL.
 async fn http_server(dir: &std::path::Path, token: Option<&str>) -> (tokio::process::Child, String) {
-    use tokio::io::AsyncBufReadExt;
     let mut cmd = tokio::process::Command::new(crate::common::bin());
     cmd.args(["serve", "--config"])
         .arg(dir.join("sagasu.yaml"))
         .args(["--http", "127.0.0.1:0"])
-        .env_remove("SAGASU_TOKEN")
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true);
+        .env_remove("SAGASU_TOKEN");
     if let Some(t) = token {
         cmd.env("SAGASU_TOKEN", t);
     }
-    let mut child = cmd.spawn().unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = tokio::time::timeout(Duration::from_secs(20), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(i) = line.find("http://") {
-                return line[i..].split_whitespace().next().unwrap().to_string();
-            }
-        }
-        panic!("the server never said where it listens");
-    })
-    .await
-    .unwrap();
-    // Keep draining stderr so that the server never blocks on a full pipe.
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
-    (child, url)
+    crate::common::spawn_http(cmd).await
 }
 
 async fn http_client(url: &str, token: Option<&str>) -> RunningService<RoleClient, ()> {

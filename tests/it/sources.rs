@@ -103,26 +103,11 @@ async fn a_hanging_source_times_out_and_a_broken_one_errors_without_stalling_the
 /// An offline server over streamable HTTP, reached by the HTTP client transport.
 #[tokio::test]
 async fn an_offline_server_serves_streamable_http() {
-    use tokio::io::AsyncBufReadExt;
-    let mut child = tokio::process::Command::new(crate::common::bin())
-        .args(["source", "notion", "--data"])
+    let mut cmd = tokio::process::Command::new(crate::common::bin());
+    cmd.args(["source", "notion", "--data"])
         .arg(demo().join("notion"))
-        .args(["--http", "127.0.0.1:0"])
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let mut lines = tokio::io::BufReader::new(child.stderr.take().unwrap()).lines();
-    let url = tokio::time::timeout(Duration::from_secs(20), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(i) = line.find("http://") {
-                return line[i..].split_whitespace().next().unwrap().to_string();
-            }
-        }
-        panic!("the server never said where it listens");
-    })
-    .await
-    .unwrap();
+        .args(["--http", "127.0.0.1:0"]);
+    let (mut child, url) = crate::common::spawn_http(cmd).await;
     let config = config_from(
         &format!("sources:\n  notion:\n    kind: notion\n    url: {url}\n"),
         &demo(),
