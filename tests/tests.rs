@@ -17,6 +17,8 @@ mod fake_rocketchat;
 mod hardening;
 #[path = "it/offline_mcp.rs"]
 mod offline_mcp;
+#[path = "it/properties.rs"]
+mod properties;
 #[path = "it/rocketchat_live.rs"]
 mod rocketchat_live;
 #[path = "it/serve.rs"]
