@@ -291,11 +291,6 @@ impl Config {
         })
     }
 
-    /// A redactor of every source's secrets (for text that mixes sources, such as an answer).
-    pub fn redactor(&self) -> crate::redact::Redactor {
-        crate::redact::Redactor::new(self.sources.iter().flat_map(|s| s.redactor.secrets().to_vec()))
-    }
-
     pub fn source(&self, name: &str) -> Option<&SourceConfig> {
         self.sources.iter().find(|s| s.name == name)
     }

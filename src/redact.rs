@@ -40,11 +40,6 @@ impl Redactor {
         Redactor { secrets }
     }
 
-    /// The secret values it looks for.
-    pub fn secrets(&self) -> &[String] {
-        &self.secrets
-    }
-
     /// `text` with every secret value and credential-looking string replaced by `[redacted]`.
     pub fn redact(&self, text: &str) -> String {
         let mut out = text.to_string();

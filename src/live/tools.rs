@@ -423,23 +423,16 @@ mod tests {
         // cannot hold `__`, so the first `__` is where the server ends).
         assert!(p.check("a", &tool("b__c", None)).is_ok());
         assert!(p.check("a__b", &tool("c", None)).is_err());
-        let e = ExecPolicy::new(
-            &ExecPolicyFile {
-                allow: vec!["no_server_part".into()],
+        let refused = |rule: &str| {
+            let file = ExecPolicyFile {
+                allow: vec![rule.into()],
                 deny: vec![],
-            },
-            "f",
-        )
-        .unwrap_err();
+            };
+            ExecPolicy::new(&file, "f").unwrap_err()
+        };
+        let e = refused("no_server_part");
         assert!(e.contains("<server>__<tool>"), "{e}");
-        let e = ExecPolicy::new(
-            &ExecPolicyFile {
-                allow: vec!["x__[".into()],
-                deny: vec![],
-            },
-            "f",
-        )
-        .unwrap_err();
+        let e = refused("x__[");
         assert!(e.contains("not a glob"), "{e}");
     }
 

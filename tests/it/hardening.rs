@@ -45,25 +45,31 @@ fn slack_source_args(http: &str) -> Vec<String> {
         .collect()
 }
 
+/// Runs the built binary with `args`, `SAGASU_TOKEN` set to `token` (or unset): its exit code
+/// and stderr.
+fn run_with_token(args: &[String], token: Option<&str>) -> (Option<i32>, String) {
+    let mut cmd = std::process::Command::new(bin());
+    cmd.args(args).env_remove("SAGASU_TOKEN");
+    if let Some(t) = token {
+        cmd.env("SAGASU_TOKEN", t);
+    }
+    let out = cmd.output().unwrap();
+    (out.status.code(), String::from_utf8_lossy(&out.stderr).into_owned())
+}
+
 #[test]
 fn source_http_served_private_exports_beyond_loopback_without_a_token() {
-    let args = slack_source_args("0.0.0.0:0");
-    let out = std::process::Command::new(bin())
-        .args(&args)
-        .env_remove("SAGASU_TOKEN")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("SAGASU_TOKEN"), "{err}");
-    // A one-character token is no protection either.
-    let out = std::process::Command::new(bin())
-        .args(&args)
-        .env("SAGASU_TOKEN", "x")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("at least 16"));
+    // `serve` and `source` share the rule (one `HttpArgs::access`); both are held to it.
+    let serve: Vec<String> = ["serve", "--http", "0.0.0.0:0"].iter().map(|s| s.to_string()).collect();
+    for args in [slack_source_args("0.0.0.0:0"), serve] {
+        let (code, err) = run_with_token(&args, None);
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains("SAGASU_TOKEN"), "{args:?}: {err}");
+        // A one-character token is no protection either.
+        let (code, err) = run_with_token(&args, Some("x"));
+        assert_eq!(code, Some(2), "{args:?}");
+        assert!(err.contains("at least 16"), "{args:?}: {err}");
+    }
 }
 
 #[tokio::test]

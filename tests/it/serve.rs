@@ -419,15 +419,3 @@ async fn with_a_token_set_http_requires_it_and_a_signal_lets_the_ask_finish() {
     no_processes_left(dir.path()).await;
     drop(c);
 }
-
-#[test]
-fn binding_beyond_loopback_needs_a_token() {
-    let out = std::process::Command::new(crate::common::bin())
-        .args(["serve", "--http", "0.0.0.0:0"])
-        .env_remove("SAGASU_TOKEN")
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("SAGASU_TOKEN"), "{err}");
-}
