@@ -132,6 +132,7 @@ fn synthetic_hits(n: usize) -> Vec<SourceOutcome> {
             truncated: false,
             note: None,
             total: None,
+            unreadable: None,
         })
         .collect();
     for i in 0..n {

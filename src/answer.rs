@@ -66,6 +66,10 @@ pub struct SourceReport {
     /// Matches the source reported in all, when it says (an extension of the contract).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total: Option<usize>,
+    /// Entries of its data the source's server could not read and left out (files or
+    /// messages of an export), when it says (an extension of the contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<usize>,
 }
 
 /// The answer object of contracts section 4.
@@ -137,6 +141,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             truncated: o.truncated,
             note: o.note.clone(),
             total: o.total,
+            unreadable: o.unreadable,
         });
         hits.extend(o.hits);
     }
@@ -588,6 +593,20 @@ fn disclosure(reports: &[SourceReport], a: &Analysis) -> String {
         .collect();
     if !cut.is_empty() {
         lines.push(format!("**Cut off:** {}.", cut.join("; ")));
+    }
+    let unreadable: Vec<String> = reports
+        .iter()
+        .filter_map(|r| {
+            let n = r.unreadable.filter(|&n| n > 0)?;
+            Some(format!(
+                "{} ({n} {} of its data could not be read)",
+                r.name,
+                if n == 1 { "entry" } else { "entries" }
+            ))
+        })
+        .collect();
+    if !unreadable.is_empty() {
+        lines.push(format!("**Left out:** {}.", unreadable.join("; ")));
     }
     let skipped: Vec<&str> = reports
         .iter()

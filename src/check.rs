@@ -23,7 +23,15 @@ pub fn render(rows: &[Health]) -> (String, bool) {
                 if names.len() > 4 {
                     shown.push("…");
                 }
-                ("ok".to_string(), names.len().to_string(), shown.join(", "))
+                let mut detail = shown.join(", ");
+                if let Some(n) = h.unreadable {
+                    let _ = write!(
+                        detail,
+                        " ({n} unreadable {} of its data left out)",
+                        if n == 1 { "entry" } else { "entries" }
+                    );
+                }
+                ("ok".to_string(), names.len().to_string(), detail)
             }
             (Err(e), true) => {
                 ok = false;

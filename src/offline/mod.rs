@@ -288,17 +288,32 @@ pub(crate) fn server_info(name: &str, instructions: &str) -> rmcp::model::Server
         .with_instructions(instructions)
 }
 
-/// Wraps a server so that every search call answers `latency` late: a slow backend on demand,
-/// for testing deadlines and measuring fan-out. Follow-up calls (fetch, describe) are not delayed.
+/// The experimental capability in which an offline server says what it left out of its export
+/// (`{"unreadable": 3}`), so that answers can say so; see `sources::Connection::unreadable`.
+pub const EXPORT_CAPABILITY: &str = "sagasu/export";
+
+/// Wraps an offline server as `sagasu source` serves it: every search call answers `latency`
+/// late (a slow backend on demand, for testing deadlines and measuring fan-out; follow-up calls
+/// such as fetch and describe are not delayed), and the handshake says how many entries of the
+/// export could not be read (`EXPORT_CAPABILITY`).
 #[derive(Clone)]
 pub struct WithLatency<H> {
     pub inner: H,
     pub latency: std::time::Duration,
+    /// Files or items of the export skipped when it was loaded.
+    pub unreadable: usize,
 }
 
 impl<H: rmcp::ServerHandler> rmcp::ServerHandler for WithLatency<H> {
     fn get_info(&self) -> rmcp::model::ServerConfig {
-        self.inner.get_info()
+        let mut info = self.inner.get_info();
+        let mut export = rmcp::model::JsonObject::new();
+        export.insert("unreadable".into(), self.unreadable.into());
+        info.capabilities
+            .experimental
+            .get_or_insert_with(Default::default)
+            .insert(EXPORT_CAPABILITY.into(), export);
+        info
     }
 
     async fn list_tools(
@@ -358,9 +373,11 @@ pub async fn run(
                 "{} export indexed",
                 $name
             );
+            let unreadable = export.warnings.len();
             let server = WithLatency {
                 inner: $server(export),
                 latency,
+                unreadable,
             };
             serve(server, http, concat!("the offline ", $name, " source")).await
         }};

@@ -39,6 +39,19 @@ struct Live {
     pid: Option<u32>,
 }
 
+/// How many entries of its data the server said, in its handshake, that it could not read
+/// (sagasu's own offline servers say it under `offline::EXPORT_CAPABILITY`; others do not).
+fn unreadable_of(client: &Client) -> Option<usize> {
+    let info = client.peer_info()?;
+    let export = info
+        .capabilities
+        .experimental
+        .as_ref()?
+        .get(crate::offline::EXPORT_CAPABILITY)?;
+    let n = export.get("unreadable")?.as_u64()?;
+    usize::try_from(n).ok().filter(|&n| n > 0)
+}
+
 /// A lazily started, self-healing MCP client for one source.
 pub struct Connection {
     pub config: SourceConfig,
@@ -81,6 +94,11 @@ impl Connection {
     /// How many times the server has been started (1 after the first call; more after restarts).
     pub fn starts(&self) -> usize {
         self.starts.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// How many entries of its data the running server said it could not read and left out.
+    pub async fn unreadable(&self) -> Option<usize> {
+        self.live.lock().await.as_ref().and_then(|l| unreadable_of(&l.client))
     }
 
     /// The child's process id, for a stdio source that is running.

@@ -47,6 +47,8 @@ pub struct SourceOutcome {
     pub note: Option<String>,
     /// Matches the source reported in all, when it says.
     pub total: Option<usize>,
+    /// Entries of its data the source's server could not read and left out, when it says.
+    pub unreadable: Option<usize>,
 }
 
 impl SourceOutcome {
@@ -65,6 +67,7 @@ impl SourceOutcome {
                 truncated: res.truncated,
                 note: res.note,
                 total: res.total,
+                unreadable: None,
             },
             Err(e) => SourceOutcome {
                 name: name.to_string(),
@@ -78,6 +81,7 @@ impl SourceOutcome {
                 truncated: false,
                 note: Some(e.to_string()),
                 total: None,
+                unreadable: None,
             },
         }
     }
@@ -91,6 +95,7 @@ impl SourceOutcome {
             truncated: false,
             note: Some(why.to_string()),
             total: None,
+            unreadable: None,
         }
     }
 }
@@ -103,6 +108,8 @@ pub struct Health {
     pub enabled: bool,
     pub result: Result<Vec<String>, SourceError>,
     pub latency_ms: u64,
+    /// Entries of its data the server said it could not read and left out.
+    pub unreadable: Option<usize>,
 }
 
 /// Connections to every configured source.
@@ -175,7 +182,8 @@ impl SourcePool {
                         res
                     })
                     .map_err(|e| e.redacted(&c.config.redactor));
-                let out = SourceOutcome::from_result(&name, r, start.elapsed());
+                let mut out = SourceOutcome::from_result(&name, r, start.elapsed());
+                out.unreadable = c.unreadable().await;
                 tracing::Span::current().record("latency_ms", out.latency_ms).record("hits", out.hits.len());
                 tracing::debug!(status = ?out.status, "source finished");
                 if let Some(f) = on_done {
@@ -205,6 +213,7 @@ impl SourcePool {
                 enabled: c.config.enabled,
                 result,
                 latency_ms: start.elapsed().as_millis() as u64,
+                unreadable: c.unreadable().await,
             }
         }))
         .await

@@ -642,6 +642,49 @@ fn one_bad_message_dropped_a_whole_slack_day_or_rocketchat_room() {
 }
 
 #[test]
+fn skipped_export_messages_were_not_said_in_the_source_status_or_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("acme");
+    copy_dir(&demo(), &ws);
+    let yaml = std::fs::read_to_string(ws.join("sagasu.yaml")).unwrap().replace(
+        "policies: ../../policies",
+        &format!("policies: {}", repo().join("policies").display()),
+    );
+    std::fs::write(ws.join("sagasu.yaml"), yaml).unwrap();
+    std::fs::write(
+        ws.join("slack/general/2026-12-02.json"),
+        r#"[{"type":"message","text":null,"ts":"1764633600.000100"}, "a bare string",
+            {"type":"message","user":"U1","text":"kept","ts":"1764633600.000200"}]"#,
+    )
+    .unwrap();
+    let config = ws.join("sagasu.yaml");
+    let config = config.to_str().unwrap();
+    let (code, out, err) = crate::common::run(&["ask", "--json", "--config", config, "what is the refund policy"]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let report = |name: &str| {
+        v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == name)
+            .cloned()
+            .unwrap()
+    };
+    assert_eq!(report("slack")["unreadable"], 2, "{}", v["sources"]);
+    assert!(report("notion").get("unreadable").is_none(), "{}", v["sources"]);
+    let (_, md, _) = crate::common::run(&["ask", "--config", config, "what is the refund policy"]);
+    assert!(
+        md.contains("**Left out:** slack (2 entries of its data could not be read)"),
+        "{md}"
+    );
+    let (code, table, _) = crate::common::run(&["check", "--config", config]);
+    assert_eq!(code, 0, "{table}");
+    let slack = table.lines().find(|l| l.starts_with("slack")).unwrap();
+    assert!(slack.contains("2 unreadable entries of its data left out"), "{table}");
+}
+
+#[test]
 fn a_source_that_exits_at_once_must_not_kill_the_cli() {
     let dir = tempfile::tempdir().unwrap();
     let config = dir.path().join("sagasu.yaml");
