@@ -236,8 +236,17 @@ impl Engine {
                 };
             }
             let analysis = query::analyze_as(&question, Some(classified.intent), now, &self.policies.lexicon);
-            if let Some(why) = nothing_to_search(&analysis) {
-                return Err(AskError::NothingToSearch(why));
+            let no_words = nothing_to_search(&analysis);
+            let filtered = analysis.after.is_some()
+                || analysis.before.is_some()
+                || opts.since.is_some()
+                || opts.until.is_some()
+                || analysis.channel.as_ref().is_some_and(|c| !c.is_empty())
+                || analysis.user.as_ref().is_some_and(|u| !u.is_empty());
+            if let Some(why) = &no_words {
+                if !filtered {
+                    return Err(AskError::NothingToSearch(why.clone()));
+                }
             }
             let own;
             let mut policy = match opts.baseline {
@@ -267,6 +276,16 @@ impl Engine {
                         ..opts.clone()
                     },
                 );
+            }
+            if let Some(why) = no_words {
+                // Only where, who or when: the sources that can list by their filters alone are
+                // asked (newest first); the others would only fail on an empty query.
+                plan.retain(|name, _| self.config.source(name).is_some_and(|s| s.kind.can_browse()));
+                if plan.is_empty() {
+                    return Err(AskError::NothingToSearch(format!(
+                        "{why} (none of the sources asked can list messages by time, place or person alone)"
+                    )));
+                }
             }
             let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
             let mut outcomes = self
@@ -337,6 +356,8 @@ impl Engine {
             .iter()
             .filter(|o| o.status == SourceStatus::Empty)
             .filter_map(|o| plan.get(&o.name).map(|q| (o.name.clone(), q.clone())))
+            // A query of filters only is its filters: without them nothing is left to ask.
+            .filter(|(_, q)| !q.text.trim().is_empty() || !q.phrases.is_empty())
             .collect();
         let mut steps_done: Vec<&str> = Vec::new();
         let and_semantics: Vec<String> = self

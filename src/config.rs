@@ -33,6 +33,14 @@ impl SourceKind {
             SourceKind::Generic => "generic",
         }
     }
+
+    /// Whether a source of this kind can be searched with no words, by its filters alone
+    /// (where, who, when): Slack's search takes a query of only modifiers (`after:… before:…`).
+    /// Notion's search needs words, RocketChat's `chat.search` needs `searchText`, a tool
+    /// catalog ranks descriptions by words, and a generic server's contract is unknown.
+    pub fn can_browse(self) -> bool {
+        matches!(self, SourceKind::Slack)
+    }
 }
 
 /// Which live server's tools a source speaks, when a kind has more than one.

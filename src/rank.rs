@@ -514,7 +514,9 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
         for (a, b) in &u.pairs {
             bm25 += PROXIMITY_WEIGHT * (idf_id(Some(*a)) + idf_id(Some(*b))) / 2.0;
         }
-        let coverage = if total > 0.0 { covered / total } else { 0.0 };
+        // A question of filters only ("what happened last week") has no words to cover: what
+        // the source returned through its filters answers it in full.
+        let coverage = if total > 0.0 { covered / total } else { 1.0 };
         let slot = &mut best[u.hit];
         if slot.is_none_or(|(_, b, _)| bm25 > b) {
             *slot = Some((u, bm25, coverage));
@@ -566,7 +568,8 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
     let mut source_weights: FxHashMap<&str, f64> = FxHashMap::default();
     for (idx, (h, b)) in hits.iter().zip(&best).enumerate() {
         let Some((u, bm25, coverage)) = *b else { continue };
-        if bm25 <= 0.0 {
+        // Without words in the question, every hit came through its filters alone and stays.
+        if bm25 <= 0.0 && !qconcepts.is_empty() {
             continue;
         }
         let mut keyword = if max_bm25 > 0.0 { bm25 / max_bm25 } else { 0.0 };

@@ -97,7 +97,9 @@ fn hosted_args(q: &SourceQuery, cursor: Option<&str>) -> Map<String, Value> {
     let mut m = Map::new();
     m.insert("query".into(), json!(hosted_query(q)));
     m.insert("limit".into(), json!(q.limit.clamp(1, PAGE)));
-    m.insert("sort".into(), json!("score"));
+    // With no words there is nothing to score: the newest messages that pass the filters.
+    let browsing = q.text.trim().is_empty() && q.phrases.is_empty();
+    m.insert("sort".into(), json!(if browsing { "timestamp" } else { "score" }));
     m.insert("response_format".into(), json!("detailed"));
     if let Some(c) = cursor {
         m.insert("cursor".into(), json!(c));

@@ -501,14 +501,7 @@ fn printing_into_a_closed_pipe_panicked() {
 
 #[test]
 fn questions_with_nothing_to_search_blamed_every_source() {
-    for q in [
-        "(",
-        "who?",
-        "the of and",
-        "はがのを",
-        "from:",
-        "what happened last week",
-    ] {
+    for q in ["(", "who?", "the of and", "はがのを", "from:"] {
         let (code, out, err) = crate::common::run(&["ask", q]);
         assert_eq!(code, 2, "{q}: {out}{err}");
         assert!(
@@ -520,9 +513,54 @@ fn questions_with_nothing_to_search_blamed_every_source() {
             "{q}: {err}{out}"
         );
     }
-    let (code, _, err) = crate::common::run(&["ask", "what happened last week"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("last week"), "the time it understood is named: {err}");
+}
+
+#[test]
+fn time_only_questions_were_refused_instead_of_searched_by_time() {
+    // Slack lists by its filters alone (`after:… before:…`): a question of only a time is
+    // answered from the newest messages of that window, in either language.
+    for q in ["what happened last week", "先週何があった？"] {
+        let (code, out, err) = crate::common::run(&["ask", "--json", "--as-of", "2026-11-18T09:00:00Z", q]);
+        assert_eq!(code, 0, "{q}: {err}");
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(v["not_found"], false, "{q}: {}", v["answer"]);
+        let slack = v["sources"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == "slack")
+            .unwrap();
+        assert_eq!(slack["status"], "ok", "{q}: {slack}");
+        let citations = v["citations"].as_array().unwrap();
+        assert!(!citations.is_empty());
+        for c in citations {
+            let date = c["date"].as_str().unwrap();
+            assert!(
+                ("2026-11-09".."2026-11-17").contains(&date),
+                "{q}: {date} is outside last week"
+            );
+        }
+        for s in v["sources"].as_array().unwrap() {
+            assert_ne!(s["status"], "error", "{q}: a source was sent an empty query: {s}");
+        }
+    }
+    // A workspace of sources that cannot list by time alone says so, and blames none of them.
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("sagasu.yaml");
+    std::fs::write(
+        &config,
+        format!(
+            "sources:\n  notion:\n    kind: notion\n    command: [{}, source, notion, --data, {}]\npolicies: {}\n",
+            bin(),
+            demo().join("notion").display(),
+            repo().join("policies").display()
+        ),
+    )
+    .unwrap();
+    let (code, out, err) =
+        crate::common::run(&["ask", "--config", config.to_str().unwrap(), "what happened last week"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("last week") && err.contains("can list"), "{err}");
 }
 
 #[test]
