@@ -243,10 +243,10 @@ impl Engine {
                 || opts.until.is_some()
                 || analysis.channel.as_ref().is_some_and(|c| !c.is_empty())
                 || analysis.user.as_ref().is_some_and(|u| !u.is_empty());
-            if let Some(why) = &no_words {
-                if !filtered {
-                    return Err(AskError::NothingToSearch(why.clone()));
-                }
+            if let Some(why) = &no_words
+                && !filtered
+            {
+                return Err(AskError::NothingToSearch(why.clone()));
             }
             let own;
             let mut policy = match opts.baseline {
