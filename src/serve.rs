@@ -81,7 +81,7 @@ fn parse_time(field: &str, s: &str) -> Result<DateTime<Utc>, McpError> {
 
 impl AskArgs {
     /// Checks the arguments and turns them into options; every problem is `invalid_params`.
-    fn options(&self, engine: &Engine) -> Result<AskOptions, McpError> {
+    pub fn options(&self, engine: &Engine) -> Result<AskOptions, McpError> {
         if self.question.trim().is_empty() {
             return Err(McpError::invalid_params("`question` must not be empty", None));
         }

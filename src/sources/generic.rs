@@ -18,6 +18,7 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
         hits,
         total: None,
         note: None,
+        unreadable: 0,
     })
 }
 

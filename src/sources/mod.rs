@@ -61,12 +61,19 @@ pub struct SourceResult {
     pub total: Option<usize>,
     /// What the source said about its own coverage ("searched 4 of 5 rooms").
     pub note: Option<String>,
+    /// Results the source returned that could not be read (no id of the contract's shape)
+    /// and were left out.
+    pub unreadable: usize,
 }
 
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum SourceError {
     #[error("timed out after {} ms", .0.as_millis())]
     Timeout(Duration),
+    /// Every slot for calls to the source stayed taken (by earlier calls still running) for
+    /// the whole wait.
+    #[error("timed out after {} ms waiting behind {running} calls to it still running", .waited.as_millis())]
+    Busy { running: usize, waited: Duration },
     #[error("{0}")]
     Spawn(String),
     #[error("protocol error: {0}")]
@@ -90,6 +97,7 @@ impl SourceError {
         use SourceError::*;
         match self {
             Timeout(d) => Timeout(d),
+            Busy { running, waited } => Busy { running, waited },
             Spawn(s) => Spawn(r.redact(&s)),
             Protocol(s) => Protocol(r.redact(&s)),
             Auth(s) => Auth(r.redact(&s)),

@@ -63,6 +63,7 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
                 truncated: more,
                 total: None,
                 note: fetch_note(failed),
+                unreadable: 0,
             }
         }
         _ => {
@@ -95,6 +96,7 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
                 hits,
                 total: None,
                 note: fetch_note(failed),
+                unreadable: 0,
             }
         }
     };

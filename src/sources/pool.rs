@@ -67,11 +67,11 @@ impl SourceOutcome {
                 truncated: res.truncated,
                 note: res.note,
                 total: res.total,
-                unreadable: None,
+                unreadable: (res.unreadable > 0).then_some(res.unreadable),
             },
             Err(e) => SourceOutcome {
                 name: name.to_string(),
-                status: if matches!(e, SourceError::Timeout(_)) {
+                status: if matches!(e, SourceError::Timeout(_) | SourceError::Busy { .. }) {
                     SourceStatus::Timeout
                 } else {
                     SourceStatus::Error
@@ -115,10 +115,12 @@ pub struct Health {
 /// Connections to every configured source.
 pub struct SourcePool {
     conns: Vec<Arc<Connection>>,
-    limit: Arc<Semaphore>,
+    /// One limit per source (same order as `conns`): a source that hangs holds only its own
+    /// slots, never the others'.
+    limits: Vec<Arc<Semaphore>>,
 }
 
-/// Source calls in flight at once, across all questions sharing the pool.
+/// Calls in flight at once to one source, across all questions sharing the pool.
 pub const DEFAULT_CONCURRENCY: usize = 16;
 
 impl SourcePool {
@@ -130,7 +132,11 @@ impl SourcePool {
                 .cloned()
                 .map(|s| Arc::new(Connection::new(s)))
                 .collect(),
-            limit: Arc::new(Semaphore::new(DEFAULT_CONCURRENCY)),
+            limits: config
+                .sources
+                .iter()
+                .map(|_| Arc::new(Semaphore::new(DEFAULT_CONCURRENCY)))
+                .collect(),
         }
     }
 
@@ -156,9 +162,9 @@ impl SourcePool {
         deadline: Duration,
         on_done: Option<&OnSourceDone>,
     ) -> Vec<SourceOutcome> {
-        let calls = self.conns.iter().map(|c| {
+        let calls = self.conns.iter().zip(&self.limits).map(|(c, limit)| {
             let name = c.config.name.clone();
-            let limit = self.limit.clone();
+            let limit = limit.clone();
             let q = queries.get(&name).cloned();
             let span = tracing::info_span!("source", source = %name, latency_ms = tracing::field::Empty, hits = tracing::field::Empty);
             async move {
@@ -169,12 +175,22 @@ impl SourcePool {
                     return SourceOutcome::skipped(&name, "not asked for this question");
                 };
                 let start = Instant::now();
-                let Ok(_permit) = limit.acquire_owned().await else {
-                    return SourceOutcome::skipped(&name, "shutting down");
-                };
-                let r = match tokio::time::timeout(deadline, super::search(c, &q)).await {
-                    Ok(r) => r,
-                    Err(_) => Err(SourceError::Timeout(deadline)),
+                // A source whose every slot is taken (its earlier calls hang) is waited for no
+                // longer than its own timeout, and the wait counts against the ask's deadline.
+                let wait = c.config.timeout.min(deadline);
+                let r = match tokio::time::timeout(wait, limit.acquire_owned()).await {
+                    Err(_) => Err(SourceError::Busy {
+                        running: DEFAULT_CONCURRENCY,
+                        waited: wait,
+                    }),
+                    Ok(Err(_)) => return SourceOutcome::skipped(&name, "shutting down"),
+                    Ok(Ok(_permit)) => {
+                        let left = deadline.saturating_sub(start.elapsed());
+                        match tokio::time::timeout(left, super::search(c, &q)).await {
+                            Ok(r) => r,
+                            Err(_) => Err(SourceError::Timeout(deadline)),
+                        }
+                    }
                 };
                 let r = r
                     .map(|mut res| {
@@ -183,7 +199,11 @@ impl SourcePool {
                     })
                     .map_err(|e| e.redacted(&c.config.redactor));
                 let mut out = SourceOutcome::from_result(&name, r, start.elapsed());
-                out.unreadable = c.unreadable().await;
+                // Left out of its data (the server's handshake) and of this result (here).
+                out.unreadable = match (out.unreadable, c.unreadable().await) {
+                    (Some(a), Some(b)) => Some(a + b),
+                    (a, b) => a.or(b),
+                };
                 tracing::Span::current().record("latency_ms", out.latency_ms).record("hits", out.hits.len());
                 tracing::debug!(status = ?out.status, "source finished");
                 if let Some(f) = on_done {

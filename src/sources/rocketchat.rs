@@ -72,6 +72,7 @@ pub fn parse(source: &str, text: &str) -> Result<SourceResult, SourceError> {
         truncated: r.truncated || partial,
         total: Some(r.hits_total),
         note: (r.truncated || partial).then(|| r.summary.clone()),
+        unreadable: 0,
     })
 }
 

@@ -43,6 +43,7 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
                 let r = conn.call(tool, hosted_args(q, cursor.as_deref())).await?;
                 let page = parse_markdown(source, &ok_text(&r)?)?;
                 let offset = out.hits.len();
+                out.unreadable += page.unreadable;
                 out.total = page.total.or(out.total);
                 out.hits.extend(page.hits.into_iter().map(|mut h| {
                     h.native_rank += offset;
@@ -145,6 +146,15 @@ pub struct MarkdownPage {
     pub hits: Vec<Hit>,
     pub total: Option<usize>,
     pub next_cursor: Option<String>,
+    /// Results without a channel or a message ts of Slack's shape, left out.
+    pub unreadable: usize,
+}
+
+/// Whether `ts` is a Slack message timestamp (`1794703080.237475`: seconds, a dot, six digits),
+/// the shape a contract id needs.
+pub fn is_message_ts(ts: &str) -> bool {
+    let b = ts.as_bytes();
+    b.len() == 17 && b[10] == b'.' && b.iter().enumerate().all(|(i, c)| i == 10 || c.is_ascii_digit())
 }
 
 fn message_hit(source: &str, channel: &str, ts: &str, raw_text: &str) -> Hit {
@@ -214,12 +224,16 @@ pub fn parse_markdown(source: &str, md: &str) -> Result<MarkdownPage, SourceErro
                 .map(|(_, u)| u.trim_end_matches(')').to_string())
                 .unwrap_or(p)
         });
-        let ts = get("Message_ts").or_else(|| permalink.as_deref().and_then(ts_from_permalink));
-        let (Some(ts), false) = (ts, channel.is_empty()) else {
-            return Err(SourceError::Parse(format!(
-                "result {} has no channel or message ts",
-                rank + 1
-            )));
+        let ts = get("Message_ts")
+            .filter(|t| is_message_ts(t))
+            .or_else(|| permalink.as_deref().and_then(ts_from_permalink));
+        let (Some(ts), false) = (
+            ts.filter(|t| is_message_ts(t)),
+            channel.is_empty() || channel.contains('/'),
+        ) else {
+            // A result without a channel or message ts cannot be cited: left out, and counted.
+            page.unreadable += 1;
+            continue;
         };
         let body = text_lines.map(|t| t.join("\n")).unwrap_or_default();
         let mut h = message_hit(source, &channel, &ts, &body);
@@ -297,8 +311,13 @@ pub fn parse_csv(source: &str, csv_text: &str, limit: usize) -> Result<SourceRes
             out.truncated = !cur.is_empty();
             continue;
         }
-        let Some(ts) = get(Some(c_id)) else { continue };
         let channel = get(Some(c_chan)).unwrap_or("").trim_start_matches('#').to_string();
+        let Some(ts) = get(Some(c_id)).filter(|t| is_message_ts(t) && !channel.is_empty() && !channel.contains('/'))
+        else {
+            // A row without a channel or message ts cannot be cited: left out, and counted.
+            out.unreadable += 1;
+            continue;
+        };
         let mut h = message_hit(source, &channel, ts, get(Some(c_text)).unwrap_or(""));
         h.native_rank = rank;
         h.author = get(c_real).or(get(c_user)).map(str::to_string);
@@ -345,12 +364,13 @@ mod tests {
         assert!(p.hits.is_empty());
         let e = parse_markdown("slack", "<html>502 Bad Gateway</html>").unwrap_err();
         assert!(matches!(e, SourceError::Parse(_)), "{e}");
-        let e = parse_markdown(
+        let p = parse_markdown(
             "slack",
             "# Search Results for \"x\"\n### Result 1 of 1\nText: no channel\n",
         )
-        .unwrap_err();
-        assert!(e.to_string().contains("no channel"), "{e}");
+        .unwrap();
+        assert!(p.hits.is_empty());
+        assert_eq!(p.unreadable, 1);
     }
 
     #[test]

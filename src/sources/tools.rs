@@ -33,6 +33,7 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
         hits,
         total: None,
         note,
+        unreadable: 0,
     })
 }
 

@@ -137,7 +137,11 @@ async fn bad_arguments_are_invalid_params_with_a_clear_message() {
         (json!({"question": "x", "colour": "blue"}), "colour"),
         (json!({}), "question"),
         (json!({"question": "who?"}), "nothing to search for"),
-        (json!({"question": "what happened last week"}), "not what to look for"),
+        // Only a time, and only a source that cannot list by time alone.
+        (
+            json!({"question": "what happened last week", "sources": ["notion"]}),
+            "can list messages by time",
+        ),
     ];
     for (args, expect) in cases {
         match ask(&c, args.clone()).await {
