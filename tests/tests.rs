@@ -7,6 +7,8 @@ mod ask;
 mod cli;
 #[path = "it/common.rs"]
 mod common;
+#[path = "it/corpus.rs"]
+mod corpus;
 #[path = "it/eval.rs"]
 mod eval;
 #[path = "it/everything.rs"]

@@ -14,7 +14,7 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
     let r = conn
         .call("search_tools", args.as_object().cloned().unwrap_or_default())
         .await?;
-    let mut hits = parse_search(&conn.config.name, &ok_text(&r)?)?;
+    let (mut hits, unreadable) = parse_search_counted(&conn.config.name, &ok_text(&r)?)?;
     let names: Vec<String> = hits.iter().take(DESCRIBE_TOP).map(|h| h.title.clone()).collect();
     let mut note = None;
     if !names.is_empty() {
@@ -33,22 +33,36 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
         hits,
         total: None,
         note,
-        unreadable: 0,
+        unreadable,
     })
 }
 
 /// Parses `search_tools`' `[{toolName, description, relevanceScore}]`.
 pub fn parse_search(source: &str, text: &str) -> Result<Vec<Hit>, SourceError> {
+    parse_search_counted(source, text).map(|(hits, _)| hits)
+}
+
+/// `parse_search`, also counting the entries left out: those without a `toolName` of the
+/// `<server>__<tool>` shape a contract id needs.
+pub fn parse_search_counted(source: &str, text: &str) -> Result<(Vec<Hit>, usize), SourceError> {
     let v = parse_json(text)?;
     let arr = v
         .as_array()
         .or_else(|| v.get("tools").and_then(Value::as_array))
         .ok_or_else(|| SourceError::Parse("search_tools did not return a list".into()))?;
-    Ok(arr
+    let mut unreadable = 0;
+    let hits = arr
         .iter()
         .enumerate()
         .filter_map(|(rank, t)| {
-            let name = t.get("toolName").and_then(Value::as_str)?;
+            let name = t
+                .get("toolName")
+                .and_then(Value::as_str)
+                .filter(|n| n.split_once("__").is_some_and(|(s, t)| !s.is_empty() && !t.is_empty()));
+            let Some(name) = name else {
+                unreadable += 1;
+                return None;
+            };
             let desc = t.get("description").and_then(Value::as_str).unwrap_or("");
             let mut h = Hit::new(source, name, EvidenceKind::Tool, desc);
             h.title = name.to_string();
@@ -57,7 +71,8 @@ pub fn parse_search(source: &str, text: &str) -> Result<Vec<Hit>, SourceError> {
             h.native_score = t.get("relevanceScore").and_then(Value::as_f64);
             Some(h)
         })
-        .collect())
+        .collect();
+    Ok((hits, unreadable))
 }
 
 /// Adds parameter names and descriptions from `describe_tools` to the hits' text.
@@ -123,6 +138,12 @@ mod tests {
         apply_descriptions(&mut hits, r#"[{"toolName":"github__create_issue","description":"Create an issue","inputSchema":{"type":"object","properties":{"title":{"type":"string","description":"Issue title"}},"required":["title"]},"found":true},{"toolName":"x__y","description":"","inputSchema":{},"found":false}]"#).unwrap();
         assert_eq!(hits[0].properties["parameters"], "`title` (required): Issue title");
         assert!(parse_search("tools", "[]").unwrap().is_empty());
+        let (hits, unreadable) = parse_search_counted(
+            "tools",
+            r#"[{"toolName":"no-server"},{"toolName":"__x"},{"toolName":"a__b"}]"#,
+        )
+        .unwrap();
+        assert_eq!((hits.len(), unreadable), (1, 2));
         assert!(matches!(parse_search("tools", "{}"), Err(SourceError::Parse(_))));
     }
 }
