@@ -91,6 +91,19 @@ pub struct AskResponse {
     /// translations that also count for it (shown by `--explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub terms: Vec<Vec<String>>,
+    /// Where the answer's own prose ends in `answer` (a byte offset): what follows is the
+    /// source list, notes and disclosure lines. Not part of the contract object.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub prose_end: usize,
+}
+
+impl AskResponse {
+    /// The answer's own prose: its statements and conflict positions, without the source
+    /// list, the notes and the disclosure lines (what strict answer-fact recall reads).
+    pub fn prose(&self) -> &str {
+        self.answer.get(..self.prose_end).unwrap_or(&self.answer).trim_end()
+    }
 }
 
 /// Best evidence covering less of the question than this is not an answer.
@@ -237,7 +250,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
                 .collect(),
         })
         .collect();
-    let answer = if found {
+    let (answer, prose_end) = if found {
         write_answer(&input, &clusters, lead, disagreement.as_ref(), focus, &reports)
     } else {
         write_not_found(&input, &clusters, &reports)
@@ -252,6 +265,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         sources: reports,
         time_window: input.analysis.time_note.clone(),
         not_found: !found,
+        prose_end,
         terms: input
             .analysis
             .concepts
@@ -409,7 +423,7 @@ fn write_answer(
     d: Option<&Disagreement>,
     focus: Option<crate::values::ValueKind>,
     reports: &[SourceReport],
-) -> String {
+) -> (String, usize) {
     let mut out = String::new();
     out.push_str(&format!(
         "{} [{}]\n",
@@ -483,12 +497,13 @@ fn write_answer(
             ));
         }
     }
+    let prose_end = out.len();
     out.push_str(&sources_section(clusters, &cited));
     if let Some(note) = no_tool_note(input, clusters, reports) {
         out.push_str(&note);
     }
     out.push_str(&disclosure(reports, input.analysis));
-    out.trim_end().to_string()
+    (out.trim_end().to_string(), prose_end)
 }
 
 fn sources_section(clusters: &[Cluster], cited: &[usize]) -> String {
@@ -626,7 +641,7 @@ fn disclosure(reports: &[SourceReport], a: &Analysis) -> String {
     }
 }
 
-fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceReport]) -> String {
+fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceReport]) -> (String, usize) {
     let searched: Vec<&str> = reports
         .iter()
         .filter(|r| matches!(r.status, SourceStatus::Ok | SourceStatus::Empty))
@@ -651,9 +666,10 @@ fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[Source
             attribution(c)
         ));
     }
+    let prose_end = out.len();
     out.push('\n');
     out.push_str(&disclosure(reports, input.analysis));
-    out.trim_end().to_string()
+    (out.trim_end().to_string(), prose_end)
 }
 
 /// The readable Markdown form of a response (for the CLI and the MCP text block).

@@ -22,6 +22,9 @@ use crate::sources::SourceStatus;
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QuestionResult {
     pub id: String,
+    /// The golden set the question came from (its path as given); an extension.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub set: String,
     pub lang: Lang,
     pub intent_expected: Intent,
     pub intent_predicted: Option<Intent>,
@@ -30,7 +33,11 @@ pub struct QuestionResult {
     pub recall_at_5: Option<f64>,
     pub recall_at_10: Option<f64>,
     pub mrr: Option<f64>,
+    /// Facts stated in the answer's own prose (contracts section 5).
     pub answer_fact_recall: Option<f64>,
+    /// Facts found anywhere in the answer text, source list and disclosure lines included: the
+    /// rule before the contract said "prose", reported beside it for one release.
+    pub answer_fact_recall_lenient: Option<f64>,
     pub citation_precision: Option<f64>,
     /// For an unanswerable question: the answer said nothing was found, with low confidence.
     pub abstained: Option<bool>,
@@ -56,6 +63,8 @@ pub struct Metrics {
     pub recall_at_10: Option<f64>,
     pub mrr: Option<f64>,
     pub answer_fact_recall: Option<f64>,
+    /// `answer_fact_recall` by the old rule (anywhere in the answer text); an extension.
+    pub answer_fact_recall_lenient: Option<f64>,
     pub citation_precision: Option<f64>,
     pub abstention: Option<f64>,
     pub confidence_accuracy: Option<f64>,
@@ -73,6 +82,7 @@ pub const METRIC_NAMES: &[(&str, &str)] = &[
     ("recall_at_10", "Recall@10"),
     ("mrr", "MRR"),
     ("answer_fact_recall", "answer-fact recall"),
+    ("answer_fact_recall_lenient", "facts incl. source list"),
     ("citation_precision", "citation precision"),
     ("abstention", "abstention"),
     ("confidence_accuracy", "confidence accuracy"),
@@ -91,6 +101,7 @@ impl Metrics {
             "recall_at_10" => self.recall_at_10,
             "mrr" => self.mrr,
             "answer_fact_recall" => self.answer_fact_recall,
+            "answer_fact_recall_lenient" => self.answer_fact_recall_lenient,
             "citation_precision" => self.citation_precision,
             "abstention" => self.abstention,
             "confidence_accuracy" => self.confidence_accuracy,
@@ -177,14 +188,18 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
             .position(|g| *g == 2)
             .map_or(0.0, |p| 1.0 / (p as f64 + 1.0))
     });
-    let answer_norm = crate::text::normalize(&r.answer);
-    let facts = (!q.answer_facts.is_empty()).then(|| {
-        q.answer_facts
-            .iter()
-            .filter(|f| answer_norm.contains(&crate::text::normalize(f)))
-            .count() as f64
-            / q.answer_facts.len() as f64
-    });
+    let share_in = |text: &str| {
+        let text = crate::text::normalize(text);
+        (!q.answer_facts.is_empty()).then(|| {
+            q.answer_facts
+                .iter()
+                .filter(|f| text.contains(&crate::text::normalize(f)))
+                .count() as f64
+                / q.answer_facts.len() as f64
+        })
+    };
+    let facts = share_in(r.prose());
+    let facts_lenient = share_in(&r.answer);
     let inline = inline_citations(&r.answer);
     let precision = (answerable && !inline.is_empty()).then(|| {
         let good = inline
@@ -195,6 +210,7 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
     });
     QuestionResult {
         id: q.id.clone(),
+        set: String::new(),
         lang: q.lang,
         intent_expected: q.intent,
         intent_predicted: error.is_none().then_some(r.intent.intent),
@@ -204,6 +220,7 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
         recall_at_10: recall(10),
         mrr,
         answer_fact_recall: facts,
+        answer_fact_recall_lenient: facts_lenient,
         citation_precision: precision,
         abstained: q
             .unanswerable
@@ -247,6 +264,7 @@ pub fn aggregate(results: &[&QuestionResult]) -> Metrics {
         recall_at_10: round(mean(results.iter().filter_map(|r| r.recall_at_10))),
         mrr: round(mean(results.iter().filter_map(|r| r.mrr))),
         answer_fact_recall: round(mean(results.iter().filter_map(|r| r.answer_fact_recall))),
+        answer_fact_recall_lenient: round(mean(results.iter().filter_map(|r| r.answer_fact_recall_lenient))),
         citation_precision: round(mean(results.iter().filter_map(|r| r.citation_precision))),
         abstention: round(share(results.iter().filter_map(|r| r.abstained))),
         confidence_accuracy: round(share(results.iter().filter_map(|r| r.confidence_ok))),
@@ -256,26 +274,38 @@ pub fn aggregate(results: &[&QuestionResult]) -> Metrics {
     }
 }
 
-/// Metrics overall, per intent and per language.
+/// Metrics overall, per intent, per language and (when there are several) per golden set.
 #[derive(Debug, Clone, PartialEq, Serialize, Default)]
 pub struct Breakdown {
     pub overall: Metrics,
     pub by_intent: BTreeMap<Intent, Metrics>,
     pub by_lang: BTreeMap<Lang, Metrics>,
+    pub by_set: BTreeMap<String, Metrics>,
 }
 
 pub fn breakdown(results: &[QuestionResult]) -> Breakdown {
     let all: Vec<&QuestionResult> = results.iter().collect();
     let mut by_intent: BTreeMap<Intent, Vec<&QuestionResult>> = BTreeMap::new();
     let mut by_lang: BTreeMap<Lang, Vec<&QuestionResult>> = BTreeMap::new();
+    let mut by_set: BTreeMap<&str, Vec<&QuestionResult>> = BTreeMap::new();
     for r in results {
         by_intent.entry(r.intent_expected).or_default().push(r);
         by_lang.entry(r.lang).or_default().push(r);
+        by_set.entry(r.set.as_str()).or_default().push(r);
     }
     Breakdown {
         overall: aggregate(&all),
         by_intent: by_intent.into_iter().map(|(k, v)| (k, aggregate(&v))).collect(),
         by_lang: by_lang.into_iter().map(|(k, v)| (k, aggregate(&v))).collect(),
+        // One set is the overall figure again.
+        by_set: if by_set.len() > 1 {
+            by_set
+                .into_iter()
+                .map(|(k, v)| (k.to_string(), aggregate(&v)))
+                .collect()
+        } else {
+            BTreeMap::new()
+        },
     }
 }
 
@@ -453,14 +483,21 @@ pub async fn evaluate(
                 .display()
                 .to_string();
         }
-        main.extend(run(&engine, &set.questions, None, req.jobs, &tick).await);
+        let name = set.file.display().to_string();
+        let named = |mut v: Vec<QuestionResult>| {
+            for r in &mut v {
+                r.set = name.clone();
+            }
+            v
+        };
+        main.extend(named(run(&engine, &set.questions, None, req.jobs, &tick).await));
         if let Some(b) = req.baseline {
-            base.extend(run(&engine, &set.questions, Some(b), req.jobs, &tick).await);
+            base.extend(named(run(&engine, &set.questions, Some(b), req.jobs, &tick).await));
         }
         engine.shutdown().await;
         if let Some(dir) = &req.compare {
             let engine = Engine::load(config_path, Some(dir))?;
-            other.extend(run(&engine, &set.questions, None, req.jobs, &tick).await);
+            other.extend(named(run(&engine, &set.questions, None, req.jobs, &tick).await));
             engine.shutdown().await;
         }
     }
@@ -478,6 +515,7 @@ pub async fn evaluate(
         overall: b.overall,
         by_intent: b.by_intent,
         by_lang: b.by_lang,
+        by_set: b.by_set,
         baseline,
         compare,
         confusion: confusion(&main),
@@ -530,8 +568,21 @@ mod tests {
         AskResponse {
             answer: answer.into(),
             citations,
+            prose_end: answer.find("\n**Sources**").unwrap_or(answer.len()),
             ..Default::default()
         }
+    }
+
+    #[test]
+    fn facts_count_only_in_the_answers_own_prose() {
+        let q = question(&[("s:a", 2)], &["$45", "per seat"]);
+        let r = response(
+            "Pro is $45 [1].\n\n**Sources**\n[1] chat · Pro costs $45 per seat · Aiko\n\n**Cut off:** s (per seat).",
+            vec![citation(1, "s:a", &[])],
+        );
+        let m = score(&q, Some(&r), 1.0, None);
+        assert_eq!(m.answer_fact_recall, Some(0.5), "`per seat` is only in the source list");
+        assert_eq!(m.answer_fact_recall_lenient, Some(1.0));
     }
 
     #[test]

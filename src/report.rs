@@ -20,6 +20,8 @@ pub struct Side {
     pub overall: Metrics,
     pub by_intent: BTreeMap<Intent, Metrics>,
     pub by_lang: BTreeMap<Lang, Metrics>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_set: BTreeMap<String, Metrics>,
     /// For `compare`: the questions whose quality moved most, best gain first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<Change>,
@@ -44,6 +46,10 @@ pub struct Report {
     pub overall: Metrics,
     pub by_intent: BTreeMap<Intent, Metrics>,
     pub by_lang: BTreeMap<Lang, Metrics>,
+    /// Per golden set, when several ran (an extension): the first set against the others is
+    /// the generalisation gap.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_set: BTreeMap<String, Metrics>,
     pub baseline: Option<Side>,
     pub compare: Option<Side>,
     pub questions: Vec<QuestionResult>,
@@ -105,6 +111,7 @@ pub fn side(
         overall: b.overall,
         by_intent: b.by_intent,
         by_lang: b.by_lang,
+        by_set: b.by_set,
         changed,
     }
 }
@@ -305,6 +312,38 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
         })
         .collect();
     out.push(("By language".to_string(), group("lang", rows)));
+    if !r.by_set.is_empty() {
+        // In the order the sets were given; the first is the reference for the gap.
+        let rows = r
+            .sets
+            .iter()
+            .filter_map(|name| {
+                let m = r.by_set.get(name)?;
+                let others = sides.iter().map(|s| s.by_set.get(name).unwrap_or(&empty)).collect();
+                Some((name.clone(), m, others))
+            })
+            .collect();
+        let mut t = group("set", rows);
+        if let Some(first) = r.sets.first().and_then(|f| r.by_set.get(f)) {
+            for name in r.sets.iter().skip(1) {
+                let Some(m) = r.by_set.get(name) else { continue };
+                let mut row = vec![
+                    format!("gap: {name}"),
+                    String::new(),
+                    delta(m.intent_accuracy, first.intent_accuracy, false),
+                    delta(m.ndcg_at_10, first.ndcg_at_10, false),
+                    delta(m.recall_at_10, first.recall_at_10, false),
+                    delta(m.mrr, first.mrr, false),
+                    delta(m.answer_fact_recall, first.answer_fact_recall, false),
+                    delta(m.citation_precision, first.citation_precision, false),
+                    delta(m.abstention, first.abstention, false),
+                ];
+                row.resize(t.headers.len(), String::new());
+                t.rows.push(row);
+            }
+        }
+        out.push(("By golden set".to_string(), t));
+    }
     // Intent confusion.
     let mut predicted: Vec<String> = r.confusion.values().flat_map(|m| m.keys().cloned()).collect();
     predicted.sort();
