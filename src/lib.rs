@@ -25,7 +25,6 @@ pub mod policy;
 pub mod query;
 pub mod rank;
 pub mod redact;
-pub mod report;
 pub mod serve;
 pub mod sources;
 pub mod stdio;

@@ -353,7 +353,7 @@ async fn run(cli: Cli) -> ExitCode {
                 }
             };
             bar.finish_and_clear();
-            out!("{}", sagasu::report::render_text(&report));
+            out!("{}", sagasu::eval::report::render_text(&report));
             let write = |path: &PathBuf, text: String| {
                 std::fs::write(path, text).map_err(|e| eprintln!("error: cannot write {}: {e}", path.display()))
             };
@@ -364,7 +364,7 @@ async fn run(cli: Cli) -> ExitCode {
                 }
             }
             if let Some(p) = &markdown
-                && write(p, sagasu::report::render_markdown(&report)).is_err()
+                && write(p, sagasu::eval::report::render_markdown(&report)).is_err()
             {
                 return ExitCode::from(2);
             }

@@ -198,95 +198,6 @@ const QUESTION_FILLER: &[&str] = &[
     "me",
 ];
 
-/// How a request is put, not what it asks for ("could you kindly assist me in ..."): a tool's
-/// description that happens to use one of these is no better for it. Left out of questions and
-/// of tool searches (`is_request_filler`).
-const REQUEST_FILLER: &[&str] = &[
-    "help",
-    "assist",
-    "assistance",
-    "kindly",
-    "desperately",
-    "immediate",
-    "immediately",
-    "extremely",
-    "quite",
-    "bit",
-    "particular",
-    "particularly",
-    "specific",
-    "specifically",
-    "certain",
-    "therefore",
-    "perhaps",
-    "possibly",
-    "wondering",
-    "wonder",
-    "interested",
-    "curious",
-    "looking",
-    "appreciate",
-    "grateful",
-    "lend",
-    "expertise",
-    "provide",
-    "detailed",
-    "comprehensive",
-];
-
-/// Words of a request that say what is wanted only in general ("recommend", "the best",
-/// "information", "find"): a tool catalog weighs them less than the words of the subject.
-const WEAK_REQUEST_WORDS: &[&str] = &[
-    "recommend",
-    "recommendation",
-    "recommendations",
-    "suggest",
-    "suggestion",
-    "suggestions",
-    "information",
-    "info",
-    "details",
-    "best",
-    "top",
-    "good",
-    "great",
-    "latest",
-    "new",
-    "current",
-    "find",
-    "get",
-    "search",
-    "list",
-    "ideas",
-    "tips",
-    "want",
-    "need",
-    "way",
-    "ways",
-    "like",
-];
-
-type StemSet = std::sync::OnceLock<std::collections::HashSet<String>>;
-
-/// Whether `term` (an index term, a stem as `text::terms` makes them) is one of `words`'
-/// terms; `cell` keeps those terms, made on first use.
-fn in_stems(cell: &'static StemSet, words: &[&str], term: &str) -> bool {
-    cell.get_or_init(|| words.iter().flat_map(|w| text::terms(w)).collect())
-        .contains(term)
-}
-
-/// Whether an index term is a weak request word (`WEAK_REQUEST_WORDS`).
-pub fn is_weak_request_word(term: &str) -> bool {
-    static STEMS: StemSet = StemSet::new();
-    in_stems(&STEMS, WEAK_REQUEST_WORDS, term)
-}
-
-/// Whether an index term is request filler (`REQUEST_FILLER`).
-pub fn is_request_filler(term: &str) -> bool {
-    static STEMS: StemSet = StemSet::new();
-    in_stems(&STEMS, REQUEST_FILLER, term)
-}
-
 /// Words that ask for recent evidence; they set `prefer_recent` instead of being searched.
 const RECENCY_WORDS: &[&str] = &[
     "latest", "last", "recent", "recently", "lately", "newest", "previous", "前回", "最新", "直近", "最近",
@@ -619,7 +530,7 @@ pub fn keywords(q: &str) -> Vec<String> {
                     w = if suffix.eq_ignore_ascii_case("t")
                         || text::is_stop_word(&lb)
                         || QUESTION_FILLER.contains(&lb.as_str())
-                        || REQUEST_FILLER.contains(&lb.as_str())
+                        || text::REQUEST_FILLER.contains(&lb.as_str())
                     {
                         String::new()
                     } else {
@@ -630,7 +541,7 @@ pub fn keywords(q: &str) -> Vec<String> {
                 if lw.is_empty()
                     || text::is_stop_word(&lw)
                     || QUESTION_FILLER.contains(&lw.as_str())
-                    || REQUEST_FILLER.contains(&lw.as_str())
+                    || text::REQUEST_FILLER.contains(&lw.as_str())
                 {
                     return;
                 }
@@ -837,9 +748,9 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
             a.user = Some(v.trim_start_matches('@').to_string());
         } else if let Some(v) = lw.strip_prefix("in:") {
             a.channel = Some(v.trim_start_matches('#').to_string());
-        } else if let Some(t) = lw.strip_prefix("after:").and_then(crate::offline::parse_time) {
+        } else if let Some(t) = lw.strip_prefix("after:").and_then(crate::text::parse_time) {
             a.after = Some(t);
-        } else if let Some(t) = lw.strip_prefix("before:").and_then(crate::offline::parse_time) {
+        } else if let Some(t) = lw.strip_prefix("before:").and_then(crate::text::parse_time) {
             a.before = Some(t);
         } else {
             words.push(w);
@@ -985,7 +896,7 @@ mod tests {
             keywords("Could you kindly assist me with this extremely tricky Sudoku?"),
             ["tricky", "Sudoku"]
         );
-        assert!(is_request_filler(&text::terms("assistance")[0]) && !is_request_filler("sudoku"));
+        assert!(text::is_request_filler(&text::terms("assistance")[0]) && !text::is_request_filler("sudoku"));
         assert_eq!(
             keywords("経費精算の期限はどこに書いてありますか？"),
             ["経費精算", "期限"]

@@ -569,6 +569,75 @@ pub fn passages(body: &str) -> Vec<(usize, usize)> {
         .collect()
 }
 
+/// Parses a date or time given by a user or a tool argument: RFC 3339, `YYYY-MM-DD`
+/// (midnight UTC), or seconds since the epoch.
+pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    let s = s.trim();
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&chrono::Utc));
+    }
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        return d.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
+    }
+    if let Ok(secs) = s.parse::<f64>()
+        && secs.is_finite()
+    {
+        return chrono::DateTime::from_timestamp(secs as i64, 0);
+    }
+    None
+}
+
+/// How a request is put, not what it asks for ("could you kindly assist me in ..."): a tool's
+/// description that happens to use one of these is no better for it. Left out of questions and
+/// of tool searches (`is_request_filler`).
+pub const REQUEST_FILLER: &[&str] = &[
+    "help",
+    "assist",
+    "assistance",
+    "kindly",
+    "desperately",
+    "immediate",
+    "immediately",
+    "extremely",
+    "quite",
+    "bit",
+    "particular",
+    "particularly",
+    "specific",
+    "specifically",
+    "certain",
+    "therefore",
+    "perhaps",
+    "possibly",
+    "wondering",
+    "wonder",
+    "interested",
+    "curious",
+    "looking",
+    "appreciate",
+    "grateful",
+    "lend",
+    "expertise",
+    "provide",
+    "detailed",
+    "comprehensive",
+];
+
+pub type StemSet = std::sync::OnceLock<std::collections::HashSet<String>>;
+
+/// Whether `term` (an index term, a stem as `text::terms` makes them) is one of `words`'
+/// terms; `cell` keeps those terms, made on first use.
+pub fn in_stems(cell: &'static StemSet, words: &[&str], term: &str) -> bool {
+    cell.get_or_init(|| words.iter().flat_map(|w| terms(w)).collect())
+        .contains(term)
+}
+
+/// Whether an index term is request filler (`REQUEST_FILLER`).
+pub fn is_request_filler(term: &str) -> bool {
+    static STEMS: StemSet = StemSet::new();
+    in_stems(&STEMS, REQUEST_FILLER, term)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,11 +18,11 @@ use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router
 use serde::Deserialize;
 use serde::de::DeserializeOwned;
 
-use crate::offline::parse_time;
 use crate::offline::rocketchat::{
     PageArgs, RcMessage, RcRoom, RcUser, RocketExport, RoomFailure, SearchArgs, SearchResult, ThreadArgs, from_user,
     json_result, parse_opt,
 };
+use crate::text::parse_time;
 
 /// How the live server talks to RocketChat.
 #[derive(Debug, Clone)]

@@ -226,24 +226,6 @@ pub fn log_warnings(source: &str, warnings: &[DataWarning]) {
     }
 }
 
-/// Parses a date or time given by a user or a tool argument: RFC 3339, `YYYY-MM-DD`
-/// (midnight UTC), or seconds since the epoch.
-pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
-    let s = s.trim();
-    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
-        return Some(t.with_timezone(&chrono::Utc));
-    }
-    if let Ok(d) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
-        return d.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
-    }
-    if let Ok(secs) = s.parse::<f64>()
-        && secs.is_finite()
-    {
-        return chrono::DateTime::from_timestamp(secs as i64, 0);
-    }
-    None
-}
-
 /// A server's stdio loop: serve `handler` until the client closes stdin, or until SIGTERM or
 /// Ctrl-C.
 pub async fn serve_stdio<H: rmcp::ServerHandler>(handler: H) -> anyhow::Result<()> {

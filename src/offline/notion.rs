@@ -14,9 +14,10 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 use serde_json::json;
 
-use super::{DataWarning, Folder, LoadError, parse_time};
+use super::{DataWarning, Folder, LoadError};
 use crate::hit::{notion_id, notion_id_in};
 use crate::index::{Doc, Filter, SearchIndex};
+use crate::text::parse_time;
 use crate::text::{self, passages};
 
 #[derive(Debug, Deserialize, Default)]

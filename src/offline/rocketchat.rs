@@ -14,8 +14,9 @@ use rmcp::{ErrorData as McpError, ServerHandler, tool, tool_handler, tool_router
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::{DataWarning, Folder, LoadError, parse_time};
+use super::{DataWarning, Folder, LoadError};
 use crate::index::{Doc, Filter, SearchIndex};
+use crate::text::parse_time;
 
 #[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
 pub struct RcUserRef {

@@ -340,12 +340,12 @@ impl ToolCatalog {
     /// so a score means the same across queries.
     pub fn search(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, String> {
         let mut asked = crate::text::terms(query);
-        if asked.iter().any(|t| !crate::query::is_request_filler(t)) {
-            asked.retain(|t| !crate::query::is_request_filler(t));
+        if asked.iter().any(|t| !crate::text::is_request_filler(t)) {
+            asked.retain(|t| !crate::text::is_request_filler(t));
         }
         let mut terms = self.synonyms.expand(&asked, query, SYNONYM_WEIGHT);
         for (t, w) in terms.iter_mut() {
-            if crate::query::is_weak_request_word(t) {
+            if is_weak_request_word(t) {
                 *w = w.min(WEAK_WORD_WEIGHT);
             }
             // A word asked several times weighs more (BM25's query term frequency).
@@ -632,6 +632,44 @@ impl ServerHandler for ToolsServer {
             "A searchable catalog of upstream MCP tools (Dynamic Search).",
         )
     }
+}
+
+/// Words of a request that say what is wanted only in general ("recommend", "the best",
+/// "information", "find"): a tool catalog weighs them less than the words of the subject.
+const WEAK_REQUEST_WORDS: &[&str] = &[
+    "recommend",
+    "recommendation",
+    "recommendations",
+    "suggest",
+    "suggestion",
+    "suggestions",
+    "information",
+    "info",
+    "details",
+    "best",
+    "top",
+    "good",
+    "great",
+    "latest",
+    "new",
+    "current",
+    "find",
+    "get",
+    "search",
+    "list",
+    "ideas",
+    "tips",
+    "want",
+    "need",
+    "way",
+    "ways",
+    "like",
+];
+
+/// Whether an index term is a weak request word (`WEAK_REQUEST_WORDS`).
+pub fn is_weak_request_word(term: &str) -> bool {
+    static STEMS: crate::text::StemSet = crate::text::StemSet::new();
+    crate::text::in_stems(&STEMS, WEAK_REQUEST_WORDS, term)
 }
 
 #[cfg(test)]

@@ -78,7 +78,7 @@ pub fn parse(source: &str, m: &GenericMapping, text: &str) -> Result<Vec<Hit>, S
             .time
             .as_deref()
             .and_then(|p| string_at(r, p))
-            .and_then(|t| crate::offline::parse_time(&t));
+            .and_then(|t| crate::text::parse_time(&t));
         h.url = m.url.as_deref().and_then(|p| string_at(r, p));
         h.author = m.author.as_deref().and_then(|p| string_at(r, p));
         h.location = m

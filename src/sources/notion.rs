@@ -120,7 +120,7 @@ fn obj(v: Value) -> Map<String, Value> {
 }
 
 fn time_of(v: &Value) -> Option<DateTime<Utc>> {
-    v.as_str().and_then(crate::offline::parse_time)
+    v.as_str().and_then(crate::text::parse_time)
 }
 
 /// Parses `notion-search`'s `{"results":[{id,title,url,type,highlight,timestamp}]}`.
@@ -187,7 +187,7 @@ impl FetchedPage {
         if let Some(t) = self
             .prop("last_edited_time")
             .as_deref()
-            .and_then(crate::offline::parse_time)
+            .and_then(crate::text::parse_time)
         {
             h.timestamp = Some(t);
         }

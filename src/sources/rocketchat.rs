@@ -60,7 +60,7 @@ pub fn parse(source: &str, text: &str) -> Result<SourceResult, SourceError> {
                     .clone()
                     .filter(|n| !n.is_empty())
                     .or_else(|| Some(m.u.username.clone()));
-            h.timestamp = crate::offline::parse_time(&m.ts);
+            h.timestamp = crate::text::parse_time(&m.ts);
             h.thread = Some(m.tmid.clone().unwrap_or_else(|| m.id.clone()));
             h.native_rank = rank;
             h

@@ -267,7 +267,7 @@ fn ts_from_permalink(url: &str) -> Option<String> {
 
 fn parse_loose_time(s: &str) -> Option<DateTime<Utc>> {
     let s = s.trim().trim_end_matches(" UTC");
-    crate::offline::parse_time(s).or_else(|| {
+    crate::text::parse_time(s).or_else(|| {
         chrono::NaiveDateTime::parse_from_str(s, "%Y-%m-%d %H:%M:%S")
             .ok()
             .map(|t| t.and_utc())
@@ -392,7 +392,7 @@ mod tests {
 
     #[test]
     fn hosted_query_translation() {
-        let t = |s: &str| crate::offline::parse_time(s).unwrap();
+        let t = |s: &str| crate::text::parse_time(s).unwrap();
         let q = SourceQuery {
             text: "price".into(),
             channel: Some("#pricing".into()),

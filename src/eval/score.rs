@@ -1,18 +1,14 @@
-//! `sagasu eval`: golden questions through the same pipeline as `ask`, the clock pinned to each
-//! question's `as_of`, scored with the metrics of contracts section 5.
+//! Scoring one answer against its golden question, and aggregating (pure): the metrics of
+//! contracts section 5.
 //!
-//! Scoring (`score`) and aggregation (`aggregate`) are pure; `run` does the asking.
 //! Invariant: a metric that no question in a group exercises is `None` (JSON `null`), never 0.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::LazyLock;
-use std::time::Instant;
 
-use futures::StreamExt;
 use serde::Serialize;
 
 use crate::answer::AskResponse;
-use crate::ask::{AskOptions, Baseline, Engine};
 use crate::confidence::Level;
 use crate::golden::{Lang, Question};
 use crate::policy::Intent;
@@ -359,169 +355,6 @@ pub fn confusion(results: &[QuestionResult]) -> BTreeMap<Intent, BTreeMap<String
         *m.entry(r.intent_expected).or_default().entry(predicted).or_default() += 1;
     }
     m
-}
-
-/// Asks every question of `questions` through `engine` (at most `jobs` at once), in order.
-/// `tick` is called after each question.
-pub async fn run(
-    engine: &Engine,
-    questions: &[Question],
-    baseline: Option<Baseline>,
-    jobs: usize,
-    tick: &(dyn Fn() + Sync),
-) -> Vec<QuestionResult> {
-    futures::stream::iter(questions)
-        .map(|q| async move {
-            let opts = AskOptions {
-                now: Some(q.as_of),
-                baseline,
-                ..Default::default()
-            };
-            let start = Instant::now();
-            let answer = engine.ask(&q.question, &opts).await;
-            let latency = start.elapsed().as_secs_f64() * 1e3;
-            tick();
-            match answer {
-                Ok(r) => score(q, Some(&r), latency, None),
-                Err(e) => score(q, None, latency, Some(e.to_string())),
-            }
-        })
-        .buffered(jobs.max(1))
-        .collect()
-        .await
-}
-
-/// What `sagasu eval` was asked to do.
-#[derive(Debug, Clone, Default)]
-pub struct Request {
-    /// The configuration (default: each set's `workspace`, else the bundled demo).
-    pub config: Option<std::path::PathBuf>,
-    /// The policy folder of the main run (default: the configuration's).
-    pub policies: Option<std::path::PathBuf>,
-    /// A second policy folder to compare with.
-    pub compare: Option<std::path::PathBuf>,
-    pub baseline: Option<Baseline>,
-    pub sets: Vec<std::path::PathBuf>,
-    /// Questions asked at once.
-    pub jobs: usize,
-}
-
-/// Why an evaluation could not run (exit status 2).
-#[derive(Debug, thiserror::Error)]
-pub enum EvalError {
-    #[error("{0}")]
-    Input(#[from] crate::yaml::Diagnostics),
-    #[error("no golden set given")]
-    NoSets,
-}
-
-/// Runs the golden sets of `req` and builds the report. `warn` receives warnings (ids that no
-/// source can return); `progress` is told the total, then ticked once per question asked.
-pub async fn evaluate(
-    req: &Request,
-    warn: &dyn Fn(String),
-    progress: &(dyn Fn(Option<u64>) + Sync),
-) -> Result<crate::report::Report, EvalError> {
-    use std::path::{Path, PathBuf};
-    if req.sets.is_empty() {
-        return Err(EvalError::NoSets);
-    }
-    // Each set with the configuration it runs against; every problem of every file at once.
-    let mut problems = crate::yaml::Diagnostics::default();
-    let mut loaded: Vec<(PathBuf, crate::golden::GoldenSet)> = Vec::new();
-    for file in &req.sets {
-        let config_path = req
-            .config
-            .clone()
-            .or_else(|| crate::golden::workspace_of(file))
-            .unwrap_or_else(crate::demo_config_path);
-        let config = match crate::config::Config::load(&config_path) {
-            Ok(c) => Some(c),
-            Err(d) => {
-                problems.extend(d);
-                None
-            }
-        };
-        match crate::golden::load(file, config.as_ref()) {
-            Ok((set, warnings)) => {
-                for w in warnings {
-                    warn(format!("warning: {w}"));
-                }
-                loaded.push((config_path, set));
-            }
-            Err(d) => problems.extend(d),
-        }
-    }
-    if !problems.is_empty() {
-        return Err(problems.into());
-    }
-    let mut seen = std::collections::HashSet::new();
-    for (_, set) in &loaded {
-        for q in &set.questions {
-            if !seen.insert(q.id.clone()) {
-                warn(format!(
-                    "warning: question id `{}` appears in more than one set ({})",
-                    q.id,
-                    set.file.display()
-                ));
-            }
-        }
-    }
-    let runs = 1 + usize::from(req.baseline.is_some()) + usize::from(req.compare.is_some());
-    let total: usize = loaded.iter().map(|(_, s)| s.questions.len()).sum();
-    progress(Some((total * runs) as u64));
-    let tick = || progress(None);
-    let (mut main, mut base, mut other) = (Vec::new(), Vec::new(), Vec::new());
-    let mut policies_dir = String::new();
-    for (config_path, set) in &loaded {
-        let engine = Engine::load(config_path, req.policies.as_deref())?;
-        if policies_dir.is_empty() {
-            policies_dir = req
-                .policies
-                .clone()
-                .unwrap_or_else(|| engine.config.policies.clone())
-                .display()
-                .to_string();
-        }
-        let name = set.file.display().to_string();
-        let named = |mut v: Vec<QuestionResult>| {
-            for r in &mut v {
-                r.set = name.clone();
-            }
-            v
-        };
-        main.extend(named(run(&engine, &set.questions, None, req.jobs, &tick).await));
-        if let Some(b) = req.baseline {
-            base.extend(named(run(&engine, &set.questions, Some(b), req.jobs, &tick).await));
-        }
-        engine.shutdown().await;
-        if let Some(dir) = &req.compare {
-            let engine = Engine::load(config_path, Some(dir))?;
-            other.extend(named(run(&engine, &set.questions, None, req.jobs, &tick).await));
-            engine.shutdown().await;
-        }
-    }
-    let b = breakdown(&main);
-    let baseline = req
-        .baseline
-        .map(|bl| crate::report::side(Some(bl.name().to_string()), None, breakdown(&base), Vec::new(), base));
-    let compare = req.compare.as_ref().map(|dir| {
-        let changed = crate::report::changes(&main, &other, 5);
-        crate::report::side(None, Some(dir.display().to_string()), breakdown(&other), changed, other)
-    });
-    Ok(crate::report::Report {
-        sets: req.sets.iter().map(|p| Path::new(p).display().to_string()).collect(),
-        policies: policies_dir,
-        overall: b.overall,
-        by_intent: b.by_intent,
-        by_lang: b.by_lang,
-        by_set: b.by_set,
-        baseline,
-        compare,
-        confusion: confusion(&main),
-        sources: source_stats(&main),
-        questions: main,
-    })
 }
 
 #[cfg(test)]

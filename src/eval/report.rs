@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use crate::eval::{Breakdown, METRIC_NAMES, Metrics, QuestionResult, SourceStats};
+use super::score::{Breakdown, METRIC_NAMES, Metrics, QuestionResult, SourceStats};
 use crate::golden::Lang;
 use crate::policy::Intent;
 
