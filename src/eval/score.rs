@@ -40,6 +40,10 @@ pub struct QuestionResult {
     pub confidence_ok: Option<bool>,
     pub conflict_found: Option<bool>,
     pub cited_ids: Vec<String>,
+    /// What each cited id says, in `cited_ids`' order (`kind · title or opening · snippet`):
+    /// enough to judge a pooled id by reading it (an extension; `scripts/golden-pool`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub cited_texts: Vec<String>,
     pub latency_ms: f64,
     /// Per source: (status, latency in ms).
     #[serde(skip)]
@@ -224,6 +228,11 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
         confidence_ok: q.expect_confidence.map(|l| error.is_none() && r.confidence.level == l),
         conflict_found: (q.expect_conflict == Some(true)).then_some(!r.conflicts.is_empty()),
         cited_ids: r.citations.iter().map(|c| c.id.clone()).collect(),
+        cited_texts: r
+            .citations
+            .iter()
+            .map(|c| format!("{} · {} · {}", c.kind, c.title, c.snippet))
+            .collect(),
         latency_ms,
         sources: r
             .sources
