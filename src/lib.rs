@@ -31,6 +31,7 @@ pub mod stdio;
 pub mod synonyms;
 pub mod text;
 pub mod values;
+pub mod wire;
 pub mod yaml;
 
 /// The bundled demo configuration: `examples/acme/sagasu.yaml` under the working directory if

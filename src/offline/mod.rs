@@ -270,9 +270,7 @@ pub(crate) fn server_info(name: &str, instructions: &str) -> rmcp::model::Server
         .with_instructions(instructions)
 }
 
-/// The experimental capability in which an offline server says what it left out of its export
-/// (`{"unreadable": 3}`), so that answers can say so; see `sources::Connection::unreadable`.
-pub const EXPORT_CAPABILITY: &str = "sagasu/export";
+pub use crate::wire::EXPORT_CAPABILITY;
 
 /// Wraps an offline server as `sagasu source` serves it: every search call answers `latency`
 /// late (a slow backend on demand, for testing deadlines and measuring fan-out; follow-up calls

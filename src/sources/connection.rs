@@ -47,7 +47,7 @@ fn unreadable_of(client: &Client) -> Option<usize> {
         .capabilities
         .experimental
         .as_ref()?
-        .get(crate::offline::EXPORT_CAPABILITY)?;
+        .get(crate::wire::EXPORT_CAPABILITY)?;
     let n = export.get("unreadable")?.as_u64()?;
     usize::try_from(n).ok().filter(|&n| n > 0)
 }

@@ -5,7 +5,7 @@ use serde_json::{Map, Value, json};
 
 use super::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 use crate::hit::{EvidenceKind, Hit};
-use crate::offline::rocketchat::SearchResult;
+use crate::wire::rocketchat::SearchResult;
 
 pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, SourceError> {
     let r = conn.call("search_messages", args(q)).await?;
