@@ -62,6 +62,10 @@ struct RawQuestion {
     unanswerable: bool,
     #[serde(default)]
     as_of: Option<DateTime<Utc>>,
+    /// Ids read and judged not relevant (an extension of the format): they count as grade 0,
+    /// as any unlisted id does, but a judging pool need not show them again.
+    #[serde(default)]
+    not_relevant: Vec<String>,
 }
 
 /// One golden question, validated.
@@ -79,6 +83,8 @@ pub struct Question {
     pub unanswerable: bool,
     /// The evaluation clock for this question.
     pub as_of: DateTime<Utc>,
+    /// Ids judged not relevant (grade 0, recorded so a judging pool skips them).
+    pub not_relevant: Vec<String>,
 }
 
 /// A golden set: its file, the workspace it is written for, and its questions.
@@ -183,6 +189,14 @@ pub fn load(path: &Path, config: Option<&Config>) -> Result<(GoldenSet, Vec<Diag
                 problems.push(doc.error_at(&path, format!("grade {grade}: grades are 1 (supports) or 2 (answers)")));
             }
         }
+        for (i, id) in q.not_relevant.iter().enumerate() {
+            let path = format!("{at}.not_relevant[{i}]");
+            if let Some(why) = malformed_id(id, None) {
+                problems.push(doc.error_at(&path, why));
+            } else if q.relevant.contains_key(id) {
+                problems.push(doc.error_at(&path, format!("`{id}` is graded under `relevant` too")));
+            }
+        }
         questions.push(Question {
             id: q.id.clone(),
             question: q.question.clone(),
@@ -194,6 +208,7 @@ pub fn load(path: &Path, config: Option<&Config>) -> Result<(GoldenSet, Vec<Diag
             expect_conflict: q.expect_conflict,
             unanswerable: q.unanswerable,
             as_of: q.as_of.or(raw.as_of).unwrap_or_default(),
+            not_relevant: q.not_relevant.clone(),
         });
     }
     let workspace = raw.workspace.as_ref().map(|w| {
@@ -260,6 +275,24 @@ mod tests {
         assert!(err.contains("g.yaml:10:22") && err.contains("grade 3"), "{err}");
         assert!(err.contains("g.yaml:11:9") && err.contains("used twice"), "{err}");
         assert!(err.contains("32 lower-case hex"), "{err}");
+    }
+
+    #[test]
+    fn ids_judged_not_relevant_are_kept_and_checked() {
+        let (_d, p) = write(
+            "name: t\nas_of: 2026-11-20T09:00:00Z\nquestions:\n  - id: q1\n    question: \"What?\"\n    lang: en\n    intent: decision\n    relevant: {\"slack:a/1761905400.000200\": 2}\n    not_relevant: [\"slack:b/1761905400.000300\"]\n",
+        );
+        let (set, _) = load(&p, None).unwrap();
+        assert_eq!(set.questions[0].not_relevant, ["slack:b/1761905400.000300"]);
+        let (_d, p) = write(
+            "name: t\nas_of: 2026-11-20T09:00:00Z\nquestions:\n  - id: q1\n    question: \"What?\"\n    lang: en\n    intent: decision\n    relevant: {\"slack:a/1761905400.000200\": 2}\n    not_relevant: [\"slack:a/1761905400.000200\", \"nocolon\"]\n",
+        );
+        let err = load(&p, None).unwrap_err().to_string();
+        assert!(
+            err.contains("g.yaml:9:20") && err.contains("graded under `relevant` too"),
+            "{err}"
+        );
+        assert!(err.contains("`nocolon` is not a hit id"), "{err}");
     }
 
     #[test]

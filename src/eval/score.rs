@@ -384,6 +384,7 @@ mod tests {
             expect_conflict: None,
             unanswerable: relevant.is_empty(),
             as_of: Default::default(),
+            not_relevant: Vec::new(),
         }
     }
 
