@@ -623,13 +623,18 @@ fn disclosure(reports: &[SourceReport], a: &Analysis) -> String {
     if !unreadable.is_empty() {
         lines.push(format!("**Left out:** {}.", unreadable.join("; ")));
     }
-    let skipped: Vec<&str> = reports
-        .iter()
-        .filter(|r| r.status == SourceStatus::Skipped)
-        .map(|r| r.name.as_str())
-        .collect();
-    if !skipped.is_empty() {
-        lines.push(format!("Not asked for this kind of question: {}.", skipped.join(", ")));
+    // Skipped sources, grouped by why: the policy's choice, or another reason (disabled, or
+    // unable to list without words) said as it is.
+    let mut skipped: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for r in reports.iter().filter(|r| r.status == SourceStatus::Skipped) {
+        let why = r.note.as_deref().unwrap_or(crate::sources::pool::NOT_ASKED);
+        skipped.entry(why).or_default().push(r.name.as_str());
+    }
+    if let Some(names) = skipped.remove(crate::sources::pool::NOT_ASKED) {
+        lines.push(format!("Not asked for this kind of question: {}.", names.join(", ")));
+    }
+    for (why, names) in skipped {
+        lines.push(format!("Not asked: {} ({why}).", names.join(", ")));
     }
     if let Some(t) = &a.time_note {
         lines.push(format!("Time window: {t}."));

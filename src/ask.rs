@@ -277,10 +277,17 @@ impl Engine {
                     },
                 );
             }
+            let mut unlistable: Vec<String> = Vec::new();
             if let Some(why) = no_words {
                 // Only where, who or when: the sources that can list by their filters alone are
                 // asked (newest first); the others would only fail on an empty query.
-                plan.retain(|name, _| self.config.source(name).is_some_and(|s| s.kind.can_browse()));
+                plan.retain(|name, _| {
+                    let keep = self.config.source(name).is_some_and(|s| s.kind.can_browse());
+                    if !keep {
+                        unlistable.push(name.clone());
+                    }
+                    keep
+                });
                 if plan.is_empty() {
                     return Err(AskError::NothingToSearch(format!(
                         "{why} (none of the sources asked can list messages by time, place or person alone)"
@@ -292,6 +299,9 @@ impl Engine {
                 .pool
                 .search_all_with(&plan, deadline, opts.on_source_done.as_ref())
                 .await;
+            for o in outcomes.iter_mut().filter(|o| unlistable.contains(&o.name)) {
+                o.note = Some("cannot list by time, place or person without words to search for".into());
+            }
             self.broaden(
                 &mut outcomes,
                 &plan,

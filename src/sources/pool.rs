@@ -120,6 +120,9 @@ pub struct SourcePool {
     limits: Vec<Arc<Semaphore>>,
 }
 
+/// The note of a source the plan left out for the question's kind (the policy does not ask it).
+pub const NOT_ASKED: &str = "not asked for this question";
+
 /// Calls in flight at once to one source, across all questions sharing the pool.
 pub const DEFAULT_CONCURRENCY: usize = 16;
 
@@ -172,7 +175,7 @@ impl SourcePool {
                     return SourceOutcome::skipped(&name, "disabled in the configuration");
                 }
                 let Some(q) = q else {
-                    return SourceOutcome::skipped(&name, "not asked for this question");
+                    return SourceOutcome::skipped(&name, NOT_ASKED);
                 };
                 let start = Instant::now();
                 // A source whose every slot is taken (its earlier calls hang) is waited for no

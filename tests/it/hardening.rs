@@ -543,6 +543,16 @@ fn time_only_questions_were_refused_instead_of_searched_by_time() {
         for s in v["sources"].as_array().unwrap() {
             assert_ne!(s["status"], "error", "{q}: a source was sent an empty query: {s}");
         }
+        // Why the others were not asked is said as it is, not as the policy's choice.
+        assert!(
+            v["answer"].as_str().unwrap().contains("notion")
+                && v["answer"]
+                    .as_str()
+                    .unwrap()
+                    .contains("cannot list by time, place or person"),
+            "{q}: {}",
+            v["answer"]
+        );
     }
     // A workspace of sources that cannot list by time alone says so, and blames none of them.
     let dir = tempfile::tempdir().unwrap();
