@@ -5,6 +5,8 @@
 //!
 //! `cargo bench --bench serve_load` (`SAGASU_LOAD_CALLS=N` for another count)
 
+mod common;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -13,6 +15,8 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
+
+use common::{open_fds, processes_mentioning, spawn_http};
 
 const QUESTIONS: &[&str] = &[
     "What did we decide about the Pro plan price?",
@@ -29,32 +33,6 @@ const QUESTIONS: &[&str] = &[
 
 fn percentile(sorted: &[Duration], p: f64) -> Duration {
     sorted[((sorted.len() - 1) as f64 * p).round() as usize]
-}
-
-fn open_fds(pid: u32) -> usize {
-    std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .map(|d| d.count())
-        .unwrap_or(0)
-}
-
-/// Processes whose command line mentions `marker`, or that run in it.
-fn processes_mentioning(marker: &Path) -> usize {
-    let marker = marker.to_string_lossy().to_string();
-    std::fs::read_dir("/proc")
-        .map(|d| {
-            d.flatten()
-                .filter(|e| {
-                    let in_cmdline = std::fs::read(e.path().join("cmdline"))
-                        .map(|c| String::from_utf8_lossy(&c).replace('\0', " ").contains(&marker))
-                        .unwrap_or(false);
-                    // Sources run in the configuration's folder.
-                    let in_folder = std::fs::read_link(e.path().join("cwd"))
-                        .is_ok_and(|d| d.to_string_lossy().starts_with(&marker));
-                    in_cmdline || in_folder
-                })
-                .count()
-        })
-        .unwrap_or(0)
 }
 
 async fn one_call(url: String, question: &'static str) -> Result<Duration, String> {
@@ -88,7 +66,6 @@ async fn one_call(url: String, question: &'static str) -> Result<Duration, Strin
 
 #[tokio::main]
 async fn main() {
-    use tokio::io::AsyncBufReadExt;
     let calls: usize = std::env::var("SAGASU_LOAD_CALLS")
         .ok()
         .and_then(|v| v.parse().ok())
@@ -108,28 +85,13 @@ async fn main() {
         .replace("../../policies", &root.join("policies").display().to_string());
     std::fs::write(dir.path().join("sagasu.yaml"), yaml).expect("config");
 
-    let mut server = tokio::process::Command::new(bin)
-        .args(["serve", "--config"])
+    let mut cmd = tokio::process::Command::new(bin);
+    cmd.args(["serve", "--config"])
         .arg(dir.path().join("sagasu.yaml"))
         .args(["--http", "127.0.0.1:0"])
-        .env_remove("SAGASU_TOKEN")
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start the server");
+        .env_remove("SAGASU_TOKEN");
+    let (mut server, url) = spawn_http(cmd).await;
     let pid = server.id().expect("pid");
-    let mut lines = tokio::io::BufReader::new(server.stderr.take().unwrap()).lines();
-    let url = loop {
-        let line = lines
-            .next_line()
-            .await
-            .expect("stderr")
-            .expect("the server said where it listens");
-        if let Some(i) = line.find("http://") {
-            break line[i..].split_whitespace().next().unwrap().to_string();
-        }
-    };
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
 
     // Warm up: the first asks start the sources (each kind of question asks its own); measure
     // the steady state.

@@ -14,6 +14,8 @@
 //! `cargo bench --bench soak`; `SAGASU_SOAK_SECS` (default 180), `SAGASU_SOAK_SESSIONS`
 //! (default 300) for another run.
 
+mod common;
+
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -24,6 +26,8 @@ use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
+
+use common::{open_fds, processes_mentioning, spawn_http};
 
 const QUESTIONS: &[&str] = &[
     "What did we decide about the Pro plan price?",
@@ -65,12 +69,9 @@ fn sample(pid: u32) -> Sample {
                 .and_then(|l| l.split_whitespace().nth(1).and_then(|n| n.parse().ok()))
         })
         .unwrap_or(0);
-    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
-        .map(|d| d.count())
-        .unwrap_or(0);
     Sample {
         rss_kb,
-        fds,
+        fds: open_fds(pid),
         children: descendants(pid),
     }
 }
@@ -219,7 +220,6 @@ fn mb(kb: u64) -> f64 {
 
 #[tokio::main]
 async fn main() {
-    use tokio::io::AsyncBufReadExt;
     let env = |k: &str, d: u64| std::env::var(k).ok().and_then(|v| v.parse().ok()).unwrap_or(d);
     let secs = env("SAGASU_SOAK_SECS", 180).max(20);
     let sessions = env("SAGASU_SOAK_SESSIONS", 300).max(1) as usize;
@@ -253,30 +253,15 @@ async fn main() {
     );
     std::fs::write(dir.path().join("sagasu.yaml"), yaml).expect("config");
 
-    let mut server = tokio::process::Command::new(bin)
-        .args(["serve", "--config"])
+    let mut cmd = tokio::process::Command::new(bin);
+    cmd.args(["serve", "--config"])
         .arg(dir.path().join("sagasu.yaml"))
         .args(["--http", "127.0.0.1:0", "--session-idle-secs", &IDLE_SECS.to_string()])
         .args(["--max-sessions", "2000", "--max-sessions-per-client", "2000"])
         .env_remove("SAGASU_TOKEN")
-        .env("RUST_LOG", "error")
-        .stderr(std::process::Stdio::piped())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("start the server");
+        .env("RUST_LOG", "error");
+    let (mut server, url) = spawn_http(cmd).await;
     let pid = server.id().expect("pid");
-    let mut lines = tokio::io::BufReader::new(server.stderr.take().expect("stderr")).lines();
-    let url = loop {
-        let line = lines
-            .next_line()
-            .await
-            .expect("stderr")
-            .expect("the server said where it listens");
-        if let Some(i) = line.find("http://") {
-            break line[i..].split_whitespace().next().unwrap_or_default().to_string();
-        }
-    };
-    tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
 
     println!(
         "soak: {sessions} sessions asking back to back for {secs} s, {ABANDON_RATE} abandoned sessions/s, \
@@ -333,7 +318,7 @@ async fn main() {
     let settle = Instant::now();
     let mut orphans = usize::MAX;
     while settle.elapsed() < Duration::from_secs(10) {
-        orphans = leftover(dir.path());
+        orphans = processes_mentioning(dir.path());
         if orphans == 0 {
             break;
         }
@@ -409,22 +394,4 @@ async fn main() {
     if !ok {
         std::process::exit(1);
     }
-}
-
-/// Processes still running in the soak's folder or naming it.
-fn leftover(marker: &Path) -> usize {
-    let marker = marker.to_string_lossy().to_string();
-    std::fs::read_dir("/proc")
-        .into_iter()
-        .flatten()
-        .flatten()
-        .filter(|e| {
-            let in_cmdline = std::fs::read(e.path().join("cmdline"))
-                .map(|c| String::from_utf8_lossy(&c).replace('\0', " ").contains(&marker))
-                .unwrap_or(false);
-            let in_folder =
-                std::fs::read_link(e.path().join("cwd")).is_ok_and(|d| d.to_string_lossy().starts_with(&marker));
-            in_cmdline || in_folder
-        })
-        .count()
 }
