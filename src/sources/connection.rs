@@ -49,7 +49,7 @@ fn unreadable_of(client: &Client) -> Option<usize> {
         .as_ref()?
         .get(crate::wire::EXPORT_CAPABILITY)?;
     let n = export.get("unreadable")?.as_u64()?;
-    usize::try_from(n).ok().filter(|&n| n > 0)
+    usize::try_from(n).ok()
 }
 
 /// A lazily started, self-healing MCP client for one source.
@@ -59,6 +59,9 @@ pub struct Connection {
     starts: std::sync::atomic::AtomicUsize,
     tool_names: tokio::sync::OnceCell<Vec<String>>,
     watcher: Watcher,
+    /// What the server said, in its last handshake, it could not read (0: nothing, or it does
+    /// not say). Kept apart from `live` so that reading it never waits behind a handshake.
+    unreadable: std::sync::atomic::AtomicUsize,
 }
 
 impl Connection {
@@ -72,6 +75,7 @@ impl Connection {
             starts: Default::default(),
             tool_names: Default::default(),
             watcher: Watcher::default(),
+            unreadable: Default::default(),
         }
     }
 
@@ -96,9 +100,10 @@ impl Connection {
         self.starts.load(std::sync::atomic::Ordering::Relaxed)
     }
 
-    /// How many entries of its data the running server said it could not read and left out.
-    pub async fn unreadable(&self) -> Option<usize> {
-        self.live.lock().await.as_ref().and_then(|l| unreadable_of(&l.client))
+    /// How many entries of its data the server said, when it last started, it could not read
+    /// and left out.
+    pub fn unreadable(&self) -> Option<usize> {
+        Some(self.unreadable.load(std::sync::atomic::Ordering::Relaxed)).filter(|&n| n > 0)
     }
 
     /// The child's process id, for a stdio source that is running.
@@ -192,6 +197,10 @@ impl Connection {
             tracing::info!(source = %self.config.name, "server is gone; restarting");
         }
         let live = self.start().await?;
+        self.unreadable.store(
+            unreadable_of(&live.client).unwrap_or(0),
+            std::sync::atomic::Ordering::Relaxed,
+        );
         let c = live.client.clone();
         *guard = Some(live);
         Ok(c)

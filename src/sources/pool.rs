@@ -203,7 +203,7 @@ impl SourcePool {
                     .map_err(|e| e.redacted(&c.config.redactor));
                 let mut out = SourceOutcome::from_result(&name, r, start.elapsed());
                 // Left out of its data (the server's handshake) and of this result (here).
-                out.unreadable = match (out.unreadable, c.unreadable().await) {
+                out.unreadable = match (out.unreadable, c.unreadable()) {
                     (Some(a), Some(b)) => Some(a + b),
                     (a, b) => a.or(b),
                 };
@@ -236,7 +236,7 @@ impl SourcePool {
                 enabled: c.config.enabled,
                 result,
                 latency_ms: start.elapsed().as_millis() as u64,
-                unreadable: c.unreadable().await,
+                unreadable: c.unreadable(),
             }
         }))
         .await
