@@ -150,6 +150,11 @@ pub struct MarkdownPage {
     pub unreadable: usize,
 }
 
+/// Whether `c` can be the channel of a contract id (`<channel>/<ts>`): not empty, no `/`.
+fn is_channel(c: &str) -> bool {
+    !c.is_empty() && !c.contains('/')
+}
+
 /// Whether `ts` is a Slack message timestamp (`1794703080.237475`: seconds, a dot, six digits),
 /// the shape a contract id needs.
 pub fn is_message_ts(ts: &str) -> bool {
@@ -227,10 +232,7 @@ pub fn parse_markdown(source: &str, md: &str) -> Result<MarkdownPage, SourceErro
         let ts = get("Message_ts")
             .filter(|t| is_message_ts(t))
             .or_else(|| permalink.as_deref().and_then(ts_from_permalink));
-        let (Some(ts), false) = (
-            ts.filter(|t| is_message_ts(t)),
-            channel.is_empty() || channel.contains('/'),
-        ) else {
+        let (Some(ts), true) = (ts, is_channel(&channel)) else {
             // A result without a channel or message ts cannot be cited: left out, and counted.
             page.unreadable += 1;
             continue;
@@ -259,10 +261,13 @@ pub fn parse_markdown(source: &str, md: &str) -> Result<MarkdownPage, SourceErro
 }
 
 /// `https://x.slack.com/archives/C1/p1761905400000200` -> `1761905400.000200`.
+/// The message ts a permalink names (`…/p1794703080237475` is `1794703080.237475`), when it
+/// has Slack's shape.
 fn ts_from_permalink(url: &str) -> Option<String> {
     let p = url.rsplit('/').next()?.split('?').next()?.strip_prefix('p')?;
     (p.len() > 6 && p.chars().all(|c| c.is_ascii_digit()))
         .then(|| format!("{}.{}", &p[..p.len() - 6], &p[p.len() - 6..]))
+        .filter(|t| is_message_ts(t))
 }
 
 fn parse_loose_time(s: &str) -> Option<DateTime<Utc>> {
@@ -312,8 +317,7 @@ pub fn parse_csv(source: &str, csv_text: &str, limit: usize) -> Result<SourceRes
             continue;
         }
         let channel = get(Some(c_chan)).unwrap_or("").trim_start_matches('#').to_string();
-        let Some(ts) = get(Some(c_id)).filter(|t| is_message_ts(t) && !channel.is_empty() && !channel.contains('/'))
-        else {
+        let Some(ts) = get(Some(c_id)).filter(|t| is_message_ts(t) && is_channel(&channel)) else {
             // A row without a channel or message ts cannot be cited: left out, and counted.
             out.unreadable += 1;
             continue;
