@@ -23,17 +23,22 @@ fn cases(folder: &str) -> Vec<PathBuf> {
     files
 }
 
-fn lines(folder: &str) -> Vec<String> {
+/// Each case of `folder` with its text.
+fn texts(folder: &str) -> Vec<(PathBuf, String)> {
     cases(folder)
-        .iter()
-        .flat_map(|f| {
-            std::fs::read_to_string(f)
-                .unwrap()
-                .lines()
-                .map(str::to_string)
-                .collect::<Vec<_>>()
+        .into_iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(&f).unwrap();
+            (f, text)
         })
-        .filter(|l| !l.is_empty())
+        .collect()
+}
+
+/// Every non-empty line of every case of `folder`.
+fn lines(folder: &str) -> Vec<String> {
+    texts(folder)
+        .iter()
+        .flat_map(|(_, text)| text.lines().filter(|l| !l.is_empty()).map(str::to_string))
         .collect()
 }
 
@@ -99,8 +104,7 @@ fn bad_policy_files_load_or_are_refused_at_positions() {
 
 #[test]
 fn bad_notion_pages_parse_or_say_where() {
-    for f in cases("notion") {
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (f, text) in texts("notion") {
         let _ = timed(&f, || sagasu::offline::notion::parse_page("p.md", &text));
     }
 }
@@ -167,20 +171,17 @@ fn bad_source_results_parse_to_contract_ids_or_say_why() {
             assert!(is_contract_id(&h.id), "{}: not a contract id: {}", f.display(), h.id);
         }
     };
-    for f in cases("slack-markdown") {
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (f, text) in texts("slack-markdown") {
         if let Ok(p) = sagasu::sources::slack::parse_markdown("slack", &text) {
             ids(&f, &p.hits);
         }
     }
-    for f in cases("slack-csv") {
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (f, text) in texts("slack-csv") {
         if let Ok(r) = sagasu::sources::slack::parse_csv("slack", &text, 10) {
             ids(&f, &r.hits);
         }
     }
-    for f in cases("notion-json") {
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (f, text) in texts("notion-json") {
         if let Ok(hits) = sagasu::sources::notion::parse_hosted_search("notion", &text) {
             ids(&f, &hits);
         }
@@ -188,14 +189,12 @@ fn bad_source_results_parse_to_contract_ids_or_say_why() {
             ids(&f, &hits);
         }
     }
-    for f in cases("rocketchat-json") {
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (f, text) in texts("rocketchat-json") {
         if let Ok(r) = sagasu::sources::rocketchat::parse("rocketchat", &text) {
             ids(&f, &r.hits);
         }
     }
-    for f in cases("tools-json") {
-        let text = std::fs::read_to_string(&f).unwrap();
+    for (f, text) in texts("tools-json") {
         if let Ok(hits) = sagasu::sources::tools::parse_search("tools", &text) {
             ids(&f, &hits);
         }

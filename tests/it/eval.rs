@@ -18,10 +18,10 @@ const GATES: &[(&str, [&str; 5])] = &[
     ("golden/acme-paraphrase.yaml", ["0.73", "0.72", "0.48", "0.84", "0.74"]),
 ];
 
-#[test]
-fn quality_gate_on_the_paraphrase_set() {
-    let (set, [ndcg, intent, facts, abstention, precision]) = GATES[1];
-    let (code, stdout, stderr) = eval(&[
+/// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
+fn gated(gate: (&str, [&str; 5]), extra: &[&str]) -> (i32, String, String) {
+    let (set, [ndcg, intent, facts, abstention, precision]) = gate;
+    let args = [
         set,
         "--min-ndcg",
         ndcg,
@@ -33,30 +33,25 @@ fn quality_gate_on_the_paraphrase_set() {
         abstention,
         "--min-citation-precision",
         precision,
-    ]);
-    assert_eq!(code, 0, "quality on {set} dropped below the gate:\n{stderr}\n{stdout}");
+    ];
+    eval(&[&args[..], extra].concat())
+}
+
+#[test]
+fn quality_gate_on_the_paraphrase_set() {
+    let (code, stdout, stderr) = gated(GATES[1], &[]);
+    assert_eq!(
+        code, 0,
+        "quality on {} dropped below the gate:\n{stderr}\n{stdout}",
+        GATES[1].0
+    );
 }
 
 #[test]
 fn quality_gate_on_the_demo_golden_set() {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("report.json");
-    let (set, [ndcg, intent, facts, abstention, precision]) = GATES[0];
-    let (code, stdout, stderr) = eval(&[
-        set,
-        "--json",
-        json.to_str().unwrap(),
-        "--min-ndcg",
-        ndcg,
-        "--min-intent-accuracy",
-        intent,
-        "--min-fact-recall",
-        facts,
-        "--min-abstention",
-        abstention,
-        "--min-citation-precision",
-        precision,
-    ]);
+    let (code, stdout, stderr) = gated(GATES[0], &["--json", json.to_str().unwrap()]);
     assert_eq!(code, 0, "quality dropped below the gate:\n{stderr}\n{stdout}");
     let report: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     // The contract's shape (section 5).
@@ -95,10 +90,10 @@ fn quality_gate_on_the_demo_golden_set() {
 }
 
 /// sagasu's policies against both naive baselines, intent by intent: nDCG@10 ahead, and strict
-/// answer-fact recall behind by at most one question of the intent (about 0.12). Since facts
-/// count only in the answer's prose, one exploratory question is behind uniform: "anything I
-/// should know about the office move?" is answered from the Japanese announcement, so
-/// "Shibuya" is stated as 渋谷 (answering in the question's language is issue 17's work).
+/// answer-fact recall behind by at most one question of the intent (1 / the intent's questions
+/// with facts), the gate's regression margin. (Since facts count only in the answer's prose,
+/// an English question answered from a Japanese document states its value in Japanese and
+/// misses it; answering in the question's language is issue 17's work.)
 #[test]
 fn the_policies_beat_both_baselines_in_every_intent() {
     for baseline in ["uniform", "recency"] {
@@ -124,9 +119,16 @@ fn the_policies_beat_both_baselines_in_every_intent() {
                 metric(m, "answer_fact_recall"),
                 metric(&theirs[intent], "answer_fact_recall"),
             );
+            let with_facts = report["questions"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|q| q["intent_expected"] == intent.as_str() && q["answer_fact_recall"].is_number())
+                .count();
+            let one_question = 1.0 / with_facts.max(1) as f64;
             assert!(
-                f >= bf - 0.12,
-                "{intent}: answer-fact recall {f:.3} is behind {baseline}'s {bf:.3}"
+                f >= bf - one_question - 1e-9,
+                "{intent}: answer-fact recall {f:.3} is behind {baseline}'s {bf:.3} by more than one question"
             );
         }
     }
