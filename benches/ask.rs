@@ -9,13 +9,13 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use sagasu::answer::{ComposeInput, compose};
-use sagasu::ask::{AskOptions, Engine};
 use sagasu::config::Config;
+use sagasu::config::policy::{Intent, Policies};
 use sagasu::hit::{EvidenceKind, Hit};
-use sagasu::policy::{Intent, Policies};
+use sagasu::pipeline::answer::{ComposeInput, compose};
+use sagasu::pipeline::ask::{AskOptions, Engine};
 use sagasu::sources::{SourceOutcome, SourceStatus};
-use sagasu::yaml::Document;
+use sagasu::util::yaml::Document;
 
 fn median(mut v: Vec<Duration>) -> Duration {
     v.sort();
@@ -170,8 +170,8 @@ fn synthetic_hits(n: usize) -> Vec<SourceOutcome> {
 fn pipeline(n: usize, policies: &Policies) -> Duration {
     let now = "2026-11-20T09:00:00Z".parse().unwrap();
     let question = "What did we decide about the pricing plan per seat?";
-    let analysis = sagasu::query::analyze(question, now, &policies.lexicon);
-    let classified = sagasu::intent::classify(question, &policies.intents);
+    let analysis = sagasu::pipeline::query::analyze(question, now, &policies.lexicon);
+    let classified = sagasu::pipeline::intent::classify(question, &policies.intents);
     let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion"), ("rocketchat", "rocketchat")]
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -203,10 +203,10 @@ fn pipeline(n: usize, policies: &Policies) -> Duration {
 fn stages(n: usize, policies: &Policies) {
     let now = "2026-11-20T09:00:00Z".parse().unwrap();
     let question = "What did we decide about the pricing plan per seat?";
-    let analysis = sagasu::query::analyze(question, now, &policies.lexicon);
+    let analysis = sagasu::pipeline::query::analyze(question, now, &policies.lexicon);
     let kinds: HashMap<String, String> = HashMap::new();
     let hits: Vec<Hit> = synthetic_hits(n).into_iter().flat_map(|o| o.hits).collect();
-    let cx = sagasu::rank::RankContext {
+    let cx = sagasu::pipeline::rank::RankContext {
         analysis: &analysis,
         policy: policies.get(Intent::Decision),
         lexicon: &policies.lexicon,
@@ -214,14 +214,14 @@ fn stages(n: usize, policies: &Policies) {
         source_kinds: &kinds,
     };
     let t = Instant::now();
-    let ranked = sagasu::rank::rank(hits, &cx);
+    let ranked = sagasu::pipeline::rank::rank(hits, &cx);
     let t_rank = t.elapsed();
     let pool: Vec<_> = ranked.iter().take(1_000).cloned().collect();
     let t = Instant::now();
-    let clusters = sagasu::dedup::cluster(ranked);
+    let clusters = sagasu::pipeline::dedup::cluster(ranked);
     let t_dedup = t.elapsed();
     let t = Instant::now();
-    let pool_clusters = sagasu::dedup::cluster(pool);
+    let pool_clusters = sagasu::pipeline::dedup::cluster(pool);
     println!(
         "  stages at {n}: rank {:.1} ms, dedup {:.1} ms ({} clusters); dedup of the 1,000 best (as ask does) {:.1} ms ({} clusters)",
         t_rank.as_secs_f64() * 1e3,

@@ -6,7 +6,7 @@
 
 use std::time::{Duration, Instant};
 
-use sagasu::offline::slack::{SearchRequest, SlackExport};
+use sagasu::servers::offline::slack::{SearchRequest, SlackExport};
 
 const WORDS: &[&str] = &[
     "deploy",

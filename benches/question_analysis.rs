@@ -9,7 +9,7 @@
 
 use std::time::{Duration, Instant};
 
-use sagasu::policy::Policies;
+use sagasu::config::policy::Policies;
 
 /// Makes a question of about `n` characters.
 type Maker = fn(usize) -> String;
@@ -54,8 +54,8 @@ fn main() {
             let runs: Vec<Duration> = (0..15)
                 .map(|_| {
                     let t = Instant::now();
-                    let c = sagasu::intent::classify(&q, &policies.intents);
-                    let a = sagasu::query::analyze_as(&q, Some(c.intent), now, &policies.lexicon);
+                    let c = sagasu::pipeline::intent::classify(&q, &policies.intents);
+                    let a = sagasu::pipeline::query::analyze_as(&q, Some(c.intent), now, &policies.lexicon);
                     std::hint::black_box(a);
                     t.elapsed()
                 })

@@ -7,8 +7,8 @@
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use sagasu::live::rocketchat::{Client, Settings};
-use sagasu::offline::rocketchat::{RcMessage, RcRoom, RcUser, RcUserRef, SearchArgs};
+use sagasu::servers::live::rocketchat::{Client, Settings};
+use sagasu::servers::offline::rocketchat::{RcMessage, RcRoom, RcUser, RcUserRef, SearchArgs};
 
 #[path = "../tests/it/fake_rocketchat.rs"]
 mod fake;

@@ -7,7 +7,7 @@
 
 use std::time::{Duration, Instant};
 
-use sagasu::offline::tools::{Entry, ToolCatalog, ToolDef};
+use sagasu::servers::tools::catalog::{Entry, ToolCatalog, ToolDef};
 use serde_json::json;
 
 const VERBS: &[&str] = &[

@@ -4,35 +4,16 @@
 //! over MCP and normalise to `hit::Hit`s), and the offline servers in `offline` stand in for the
 //! live backends. `text` and `index` are the shared text analysis and full-text index.
 
-pub mod answer;
-pub mod ask;
-pub mod check;
-pub mod confidence;
+pub mod app;
 pub mod config;
-pub mod conflict;
-pub mod dedup;
 pub mod eval;
-pub mod fsutil;
-pub mod golden;
 pub mod hit;
-pub mod http;
-pub mod index;
-pub mod intent;
-pub mod live;
-pub mod offline;
-pub mod par;
-pub mod policy;
-pub mod query;
-pub mod rank;
-pub mod redact;
-pub mod serve;
+pub mod pipeline;
+pub mod servers;
 pub mod sources;
-pub mod stdio;
-pub mod synonyms;
 pub mod text;
-pub mod values;
+pub mod util;
 pub mod wire;
-pub mod yaml;
 
 /// The bundled demo configuration: `examples/acme/sagasu.yaml` under the working directory if
 /// it is there, else beside the crate's source (for `cargo run` from anywhere in the repo).

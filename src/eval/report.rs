@@ -6,9 +6,9 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 
-use super::score::{Breakdown, METRIC_NAMES, Metrics, QuestionResult, SourceStats};
-use crate::golden::Lang;
-use crate::policy::Intent;
+use crate::config::policy::Intent;
+use crate::eval::golden::Lang;
+use crate::eval::score::{Breakdown, METRIC_NAMES, Metrics, QuestionResult, SourceStats};
 
 /// A run measured against the main one: a baseline, or a second policy folder.
 #[derive(Debug, Clone, Serialize)]

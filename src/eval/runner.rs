@@ -5,10 +5,10 @@ use std::time::Instant;
 
 use futures::StreamExt;
 
-use super::report::{Report, changes, side};
-use super::score::{QuestionResult, breakdown, confusion, score, source_stats};
-use crate::ask::{AskOptions, Baseline, Engine};
-use crate::golden::Question;
+use crate::eval::golden::Question;
+use crate::eval::report::{Report, changes, side};
+use crate::eval::score::{QuestionResult, breakdown, confusion, score, source_stats};
+use crate::pipeline::ask::{AskOptions, Baseline, Engine};
 
 /// Asks every question of `questions` through `engine` (at most `jobs` at once), in order.
 /// `tick` is called after each question.
@@ -59,7 +59,7 @@ pub struct Request {
 #[derive(Debug, thiserror::Error)]
 pub enum EvalError {
     #[error("{0}")]
-    Input(#[from] crate::yaml::Diagnostics),
+    Input(#[from] crate::util::yaml::Diagnostics),
     #[error("no golden set given")]
     NoSets,
 }
@@ -76,13 +76,13 @@ pub async fn evaluate(
         return Err(EvalError::NoSets);
     }
     // Each set with the configuration it runs against; every problem of every file at once.
-    let mut problems = crate::yaml::Diagnostics::default();
-    let mut loaded: Vec<(PathBuf, crate::golden::GoldenSet)> = Vec::new();
+    let mut problems = crate::util::yaml::Diagnostics::default();
+    let mut loaded: Vec<(PathBuf, crate::eval::golden::GoldenSet)> = Vec::new();
     for file in &req.sets {
         let config_path = req
             .config
             .clone()
-            .or_else(|| crate::golden::workspace_of(file))
+            .or_else(|| crate::eval::golden::workspace_of(file))
             .unwrap_or_else(crate::demo_config_path);
         let config = match crate::config::Config::load(&config_path) {
             Ok(c) => Some(c),
@@ -91,7 +91,7 @@ pub async fn evaluate(
                 None
             }
         };
-        match crate::golden::load(file, config.as_ref()) {
+        match crate::eval::golden::load(file, config.as_ref()) {
             Ok((set, warnings)) => {
                 for w in warnings {
                     warn(format!("warning: {w}"));

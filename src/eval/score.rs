@@ -8,10 +8,10 @@ use std::sync::LazyLock;
 
 use serde::Serialize;
 
-use crate::answer::AskResponse;
-use crate::confidence::Level;
-use crate::golden::{Lang, Question};
-use crate::policy::Intent;
+use crate::config::policy::Intent;
+use crate::eval::golden::{Lang, Question};
+use crate::pipeline::answer::AskResponse;
+use crate::pipeline::confidence::Level;
 use crate::sources::SourceStatus;
 
 /// One question's outcome.
@@ -143,7 +143,7 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
     let empty = AskResponse::default();
     let r = r.unwrap_or(&empty);
     // A citation is as relevant as the best of its ids, merged copies included.
-    let grade = |c: &crate::answer::Citation| -> u8 {
+    let grade = |c: &crate::pipeline::answer::Citation| -> u8 {
         std::iter::once(&c.id)
             .chain(&c.also_in)
             .filter_map(|id| q.relevant.get(id).copied())
@@ -369,8 +369,8 @@ pub fn confusion(results: &[QuestionResult]) -> BTreeMap<Intent, BTreeMap<String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::answer::Citation;
     use crate::hit::EvidenceKind;
+    use crate::pipeline::answer::Citation;
 
     fn question(relevant: &[(&str, u8)], facts: &[&str]) -> Question {
         Question {

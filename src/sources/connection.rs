@@ -12,8 +12,8 @@ use rmcp::service::{RoleClient, RunningService, ServiceError};
 use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
 use tokio::sync::Mutex;
 
-use super::SourceError;
 use crate::config::{SourceConfig, Transport};
+use crate::sources::SourceError;
 
 type Client = RunningService<RoleClient, Watcher>;
 
@@ -68,7 +68,7 @@ impl Connection {
     pub fn new(config: SourceConfig) -> Connection {
         // What this source's server says may reach the logs (through rmcp's own): hide its
         // secrets there too.
-        crate::redact::remember(&config.redactor);
+        crate::util::redact::remember(&config.redactor);
         Connection {
             config,
             live: Mutex::new(None),

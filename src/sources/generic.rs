@@ -3,9 +3,9 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 use crate::config::GenericMapping;
 use crate::hit::{EvidenceKind, Hit};
+use crate::sources::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 
 pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, SourceError> {
     let Some(m) = &conn.config.mapping else {

@@ -93,7 +93,7 @@ pub enum SourceError {
 impl SourceError {
     /// The same error with its text passed through `r` (an upstream's error body can echo a
     /// token back).
-    pub fn redacted(self, r: &crate::redact::Redactor) -> SourceError {
+    pub fn redacted(self, r: &crate::util::redact::Redactor) -> SourceError {
         use SourceError::*;
         match self {
             Timeout(d) => Timeout(d),

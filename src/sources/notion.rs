@@ -6,9 +6,9 @@ use chrono::{DateTime, Utc};
 use futures::future::join_all;
 use serde_json::{Map, Value, json};
 
-use super::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 use crate::config::Preset;
 use crate::hit::{EvidenceKind, Hit, notion_id};
+use crate::sources::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 
 /// Pages whose full text is fetched per search (the rest keep their highlight).
 const FETCH_TOP: usize = 8;

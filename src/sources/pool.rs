@@ -11,9 +11,9 @@ use serde::Serialize;
 use tokio::sync::Semaphore;
 use tracing::Instrument;
 
-use super::{Connection, SourceError, SourceQuery, SourceResult};
 use crate::config::Config;
 use crate::hit::Hit;
+use crate::sources::{Connection, SourceError, SourceQuery, SourceResult};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -189,7 +189,7 @@ impl SourcePool {
                     Ok(Err(_)) => return SourceOutcome::skipped(&name, "shutting down"),
                     Ok(Ok(_permit)) => {
                         let left = deadline.saturating_sub(start.elapsed());
-                        match tokio::time::timeout(left, super::search(c, &q)).await {
+                        match tokio::time::timeout(left, crate::sources::search(c, &q)).await {
                             Ok(r) => r,
                             Err(_) => Err(SourceError::Timeout(deadline)),
                         }

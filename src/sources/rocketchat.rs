@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value, json};
 
-use super::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 use crate::hit::{EvidenceKind, Hit};
+use crate::sources::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 use crate::wire::rocketchat::SearchResult;
 
 pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, SourceError> {

@@ -4,9 +4,9 @@
 use chrono::{DateTime, Duration as ChronoDuration, Utc};
 use serde_json::{Map, Value, json};
 
-use super::{Connection, SourceError, SourceQuery, SourceResult, ok_text};
 use crate::config::Preset;
 use crate::hit::{EvidenceKind, Hit, slack_ts_to_time};
+use crate::sources::{Connection, SourceError, SourceQuery, SourceResult, ok_text};
 use crate::text;
 
 /// Slack's hosted server returns at most this many per page.

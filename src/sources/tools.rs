@@ -3,8 +3,8 @@
 
 use serde_json::{Value, json};
 
-use super::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 use crate::hit::{EvidenceKind, Hit};
+use crate::sources::{Connection, SourceError, SourceQuery, SourceResult, ok_text, parse_json};
 
 /// Tools described per search (their schemas become part of the evidence).
 const DESCRIBE_TOP: usize = 5;

@@ -3,10 +3,10 @@
 
 use std::sync::OnceLock;
 
-use sagasu::answer::AskResponse;
-use sagasu::ask::{AskOptions, Engine};
-use sagasu::confidence::Level;
-use sagasu::policy::{Intent, Policies};
+use sagasu::config::policy::{Intent, Policies};
+use sagasu::pipeline::answer::AskResponse;
+use sagasu::pipeline::ask::{AskOptions, Engine};
+use sagasu::pipeline::confidence::Level;
 
 use crate::common::demo_config;
 
@@ -347,5 +347,8 @@ async fn snapshot_of_a_rendered_answer() {
         .await
         .unwrap();
     e.shutdown().await;
-    insta::assert_snapshot!("reversed_decision_answer", sagasu::answer::render_markdown(&r, false));
+    insta::assert_snapshot!(
+        "reversed_decision_answer",
+        sagasu::pipeline::answer::render_markdown(&r, false)
+    );
 }

@@ -62,7 +62,7 @@ fn a_malformed_export_file_is_reported_with_its_position_and_skipped() {
     copy_dir(&src, &dst);
     let bad = dst.join("pricing/2026-09-10.json");
     std::fs::write(&bad, "[{\"type\": \"message\", \"text\": \"x\",\n  \"ts\": }]").unwrap();
-    let export = sagasu::offline::slack::SlackExport::load(&dst).unwrap();
+    let export = sagasu::servers::offline::slack::SlackExport::load(&dst).unwrap();
     assert_eq!(export.warnings.len(), 1);
     let w = export.warnings[0].to_string();
     assert!(w.contains("pricing/2026-09-10.json:2:9: malformed JSON"), "{w}");

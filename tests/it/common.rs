@@ -4,7 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use sagasu::config::Config;
-use sagasu::yaml::Document;
+use sagasu::util::yaml::Document;
 
 /// The fields of the answer object (contracts section 4).
 pub const CONTRACT_FIELDS: [&str; 7] = [

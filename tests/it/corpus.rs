@@ -49,12 +49,12 @@ fn timed<T>(what: &Path, f: impl FnOnce() -> T) -> T {
     out
 }
 
-fn positioned(what: &Path, d: &sagasu::yaml::Diagnostics) {
+fn positioned(what: &Path, d: &sagasu::util::yaml::Diagnostics) {
     assert!(!d.0.is_empty(), "{}: an error without a problem", what.display());
     for p in &d.0 {
         assert!(p.line >= 1 && p.column >= 1, "{}: {p:?}", what.display());
         assert!(
-            p.message.chars().count() <= sagasu::yaml::MAX_MESSAGE_CHARS + 1,
+            p.message.chars().count() <= sagasu::util::yaml::MAX_MESSAGE_CHARS + 1,
             "{}: message of {} characters",
             what.display(),
             p.message.chars().count()
@@ -66,7 +66,7 @@ fn positioned(what: &Path, d: &sagasu::yaml::Diagnostics) {
 fn bad_configurations_are_refused_at_positions() {
     for f in cases("config") {
         let r = timed(&f, || {
-            sagasu::yaml::Document::load(&f)
+            sagasu::util::yaml::Document::load(&f)
                 .and_then(|doc| sagasu::config::Config::from_document(&doc, &|_| Some("v".into())))
         });
         match r {
@@ -79,7 +79,7 @@ fn bad_configurations_are_refused_at_positions() {
 #[test]
 fn bad_golden_sets_are_refused_at_positions() {
     for f in cases("golden") {
-        match timed(&f, || sagasu::golden::load(&f, None)) {
+        match timed(&f, || sagasu::eval::golden::load(&f, None)) {
             Ok(_) => panic!("{}: accepted", f.display()),
             Err(d) => positioned(&f, &d),
         }
@@ -95,7 +95,7 @@ fn bad_policy_files_load_or_are_refused_at_positions() {
         }
         std::fs::copy(&f, dir.path().join("status.yaml")).unwrap();
         if let Err(d) = timed(&f, || {
-            sagasu::policy::Policies::load(dir.path(), &["slack".to_string()])
+            sagasu::config::policy::Policies::load(dir.path(), &["slack".to_string()])
         }) {
             positioned(&f, &d);
         }
@@ -105,7 +105,7 @@ fn bad_policy_files_load_or_are_refused_at_positions() {
 #[test]
 fn bad_notion_pages_parse_or_say_where() {
     for (f, text) in texts("notion") {
-        let _ = timed(&f, || sagasu::offline::notion::parse_page("p.md", &text));
+        let _ = timed(&f, || sagasu::servers::offline::notion::parse_page("p.md", &text));
     }
 }
 
@@ -116,7 +116,7 @@ fn bad_export_files_keep_what_reads_and_report_the_rest() {
         copy_dir(&demo().join("slack"), dir.path());
         let name = "2026-12-02.json";
         std::fs::copy(&f, dir.path().join("general").join(name)).unwrap();
-        let export = timed(&f, || sagasu::offline::slack::SlackExport::load(dir.path()))
+        let export = timed(&f, || sagasu::servers::offline::slack::SlackExport::load(dir.path()))
             .unwrap_or_else(|e| panic!("{}: one bad day failed the export: {e}", f.display()));
         let reported = export.warnings.iter().any(|w| w.to_string().contains(name));
         let kept = export.messages.iter().any(|m| m.ts.starts_with("1764633600"));
@@ -127,8 +127,10 @@ fn bad_export_files_keep_what_reads_and_report_the_rest() {
         copy_dir(&demo().join("rocketchat"), dir.path());
         let name = "RCcorpus.json";
         std::fs::copy(&f, dir.path().join("messages").join(name)).unwrap();
-        let export = timed(&f, || sagasu::offline::rocketchat::RocketExport::load(dir.path()))
-            .unwrap_or_else(|e| panic!("{}: one bad file failed the export: {e}", f.display()));
+        let export = timed(&f, || {
+            sagasu::servers::offline::rocketchat::RocketExport::load(dir.path())
+        })
+        .unwrap_or_else(|e| panic!("{}: one bad file failed the export: {e}", f.display()));
         assert!(
             export.warnings.iter().any(|w| w.to_string().contains(name)),
             "{}: not reported: {:?}",
@@ -141,25 +143,25 @@ fn bad_export_files_keep_what_reads_and_report_the_rest() {
 #[test]
 fn bad_stdio_lines_get_json_rpc_errors() {
     for line in lines("stdio") {
-        if let Some(r) = sagasu::stdio::reply_to(&line) {
+        if let Some(r) = sagasu::servers::stdio::reply_to(&line) {
             let code = r["error"]["code"].as_i64().unwrap_or_default();
             assert!([-32700, -32600, -32602].contains(&code), "{line}: {r}");
         }
     }
     // The garbage and truncated lines are answered, not dropped.
     for line in ["garbage", "{", "\"\\ud800\""] {
-        assert!(sagasu::stdio::reply_to(line).is_some(), "{line}: no reply");
+        assert!(sagasu::servers::stdio::reply_to(line).is_some(), "{line}: no reply");
     }
 }
 
 #[test]
 fn adversarial_questions_are_analysed_quickly() {
-    let policies = sagasu::policy::Policies::load(&repo().join("policies"), &[]).unwrap();
+    let policies = sagasu::config::policy::Policies::load(&repo().join("policies"), &[]).unwrap();
     for q in lines("questions") {
         let what = PathBuf::from(sagasu::text::truncate_chars(&q, 40));
         timed(&what, || {
-            let c = sagasu::intent::classify(&q, &policies.intents);
-            sagasu::query::analyze_as(&q, Some(c.intent), chrono::Utc::now(), &policies.lexicon)
+            let c = sagasu::pipeline::intent::classify(&q, &policies.intents);
+            sagasu::pipeline::query::analyze_as(&q, Some(c.intent), chrono::Utc::now(), &policies.lexicon)
         });
     }
 }

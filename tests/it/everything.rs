@@ -9,7 +9,7 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
-use sagasu::live::tools::Upstreams;
+use sagasu::servers::tools::upstream::Upstreams;
 
 use crate::tools_live::{
     assert_refused_as_not_read_only, assert_rejected_before_the_call, call, catalog_config, serve_catalog,

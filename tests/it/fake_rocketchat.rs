@@ -18,8 +18,8 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde_json::{Value, json};
 
-use sagasu::index::{Doc, Filter, SearchIndex};
-use sagasu::offline::rocketchat::{RcMessage, RcRoom, RcUser, RocketExport};
+use sagasu::servers::offline::rocketchat::{RcMessage, RcRoom, RcUser, RocketExport};
+use sagasu::text::index::{Doc, Filter, SearchIndex};
 
 pub const USER_ID: &str = "fake-user";
 pub const TOKEN: &str = "fake-token-123";

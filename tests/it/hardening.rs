@@ -130,18 +130,18 @@ impl rmcp::ServerHandler for Bare {}
 async fn http_sessions_that_only_initialize_were_never_expired_nor_capped() {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let addr = listener.local_addr().unwrap();
-    let mut access = sagasu::http::Access::loopback(addr);
+    let mut access = sagasu::servers::http::Access::loopback(addr);
     access.idle = Duration::from_millis(800);
     access.max_sessions = 3;
     access.max_per_client = 2;
-    let sessions = std::sync::Arc::new(sagasu::http::BoundedSessions::new(
+    let sessions = std::sync::Arc::new(sagasu::servers::http::BoundedSessions::new(
         access.idle,
         access.max_sessions,
         access.max_per_client,
     ));
     let stop = tokio_util::sync::CancellationToken::new();
     let stopped = stop.clone();
-    let server = tokio::spawn(sagasu::http::serve_with_sessions(
+    let server = tokio::spawn(sagasu::servers::http::serve_with_sessions(
         Bare,
         listener,
         async move { stopped.cancelled().await },
@@ -179,7 +179,7 @@ async fn a_fifo_in_a_data_folder_or_in_place_of_a_policy_blocked_for_ever() {
     mkfifo(&slack.join("general/2026-12-01.json"));
     let loaded = tokio::time::timeout(
         Duration::from_secs(20),
-        tokio::task::spawn_blocking(move || sagasu::offline::slack::SlackExport::load(&slack).unwrap()),
+        tokio::task::spawn_blocking(move || sagasu::servers::offline::slack::SlackExport::load(&slack).unwrap()),
     )
     .await
     .expect("a FIFO stalled the loader")
@@ -198,7 +198,7 @@ async fn a_fifo_in_a_data_folder_or_in_place_of_a_policy_blocked_for_ever() {
     let names = vec!["slack".to_string()];
     let err = tokio::time::timeout(
         Duration::from_secs(20),
-        tokio::task::spawn_blocking(move || sagasu::policy::Policies::load(&policies, &names).unwrap_err()),
+        tokio::task::spawn_blocking(move || sagasu::config::policy::Policies::load(&policies, &names).unwrap_err()),
     )
     .await
     .expect("a FIFO policy stalled the loader")
@@ -221,7 +221,7 @@ fn data_folders_followed_links_out_of_the_folder() {
     std::os::unix::fs::symlink(&outside, notion.join("linked.md")).unwrap();
     std::os::unix::fs::symlink(&notion, notion.join("loop")).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", notion.join("passwd.md")).unwrap();
-    let export = sagasu::offline::notion::NotionExport::load(&notion).unwrap();
+    let export = sagasu::servers::offline::notion::NotionExport::load(&notion).unwrap();
     assert!(
         export.pages.iter().all(|p| p.title != "Private"),
         "a page from outside was served"
@@ -234,8 +234,8 @@ fn data_folders_followed_links_out_of_the_folder() {
     );
     assert!(said.iter().any(|w| w.contains("a link to a folder")), "{said:?}");
     // With the flag, the outside page is read (and the loop is entered once).
-    let open = sagasu::offline::Folder::open(&notion, true).unwrap();
-    let export = sagasu::offline::notion::NotionExport::load_in(&open).unwrap();
+    let open = sagasu::servers::offline::Folder::open(&notion, true).unwrap();
+    let export = sagasu::servers::offline::notion::NotionExport::load_in(&open).unwrap();
     assert!(export.pages.iter().any(|p| p.title == "Private"));
 }
 
@@ -249,7 +249,7 @@ fn three_notion_pages_with_one_id_panicked_the_loader() {
         )
         .unwrap();
     }
-    let export = sagasu::offline::notion::NotionExport::load(dir.path()).unwrap();
+    let export = sagasu::servers::offline::notion::NotionExport::load(dir.path()).unwrap();
     assert_eq!(export.pages.len(), 1);
     assert_eq!(export.pages[0].title, "Copy 0");
     let dups = export
@@ -607,7 +607,7 @@ fn deeply_nested_notion_front_matter_took_seconds() {
     )
     .unwrap();
     let t = std::time::Instant::now();
-    let export = sagasu::offline::notion::NotionExport::load(dir.path()).unwrap();
+    let export = sagasu::servers::offline::notion::NotionExport::load(dir.path()).unwrap();
     assert!(t.elapsed() < Duration::from_secs(5), "{:?}", t.elapsed());
     assert!(export.pages.is_empty());
     assert!(
@@ -635,7 +635,7 @@ fn one_bad_message_dropped_a_whole_slack_day_or_rocketchat_room() {
         ),
     )
     .unwrap();
-    let export = sagasu::offline::slack::SlackExport::load(&slack).unwrap();
+    let export = sagasu::servers::offline::slack::SlackExport::load(&slack).unwrap();
     let kept: Vec<&str> = export
         .messages
         .iter()
@@ -670,7 +670,7 @@ fn one_bad_message_dropped_a_whole_slack_day_or_rocketchat_room() {
         ),
     )
     .unwrap();
-    let export = sagasu::offline::rocketchat::RocketExport::load(&rc).unwrap();
+    let export = sagasu::servers::offline::rocketchat::RocketExport::load(&rc).unwrap();
     let mut kept: Vec<&str> = export
         .messages
         .iter()

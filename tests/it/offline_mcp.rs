@@ -5,7 +5,8 @@ use rmcp::model::CallToolRequestParams;
 use serde_json::json;
 
 use crate::common::{demo, is_contract_id};
-use sagasu::offline::{notion, rocketchat, slack, tools};
+use sagasu::servers::offline::{notion, rocketchat, slack};
+use sagasu::servers::tools;
 
 async fn client_for<S: rmcp::ServerHandler>(server: S) -> rmcp::service::RunningService<rmcp::RoleClient, ()> {
     let (a, b) = tokio::io::duplex(1 << 20);
@@ -193,7 +194,7 @@ async fn rocketchat_server_fans_out_and_filters() {
 
 #[tokio::test]
 async fn tools_server_offers_exactly_the_meta_tools() {
-    let catalog = tools::ToolCatalog::load(&demo().join("tools")).unwrap();
+    let catalog = tools::catalog::ToolCatalog::load(&demo().join("tools")).unwrap();
     assert!(catalog.entries.len() >= 30);
     let c = client_for(tools::ToolsServer::new(catalog)).await;
     assert_eq!(tool_names(&c).await, ["describe_tools", "execute_tool", "search_tools"]);

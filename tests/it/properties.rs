@@ -38,14 +38,14 @@ proptest! {
 
     #[test]
     fn yaml_documents_parse_or_say_where(text in formatish()) {
-        match sagasu::yaml::Document::parse(Path::new("p.yaml"), text.clone()) {
+        match sagasu::util::yaml::Document::parse(Path::new("p.yaml"), text.clone()) {
             Ok(doc) => {
                 // Config validation of any document: a value or positioned problems.
                 if let Err(d) = sagasu::config::Config::from_document(&doc, &|_| Some("v".into())) {
                     prop_assert!(!d.0.is_empty());
                     for p in &d.0 {
                         prop_assert!(p.line >= 1 && p.column >= 1);
-                        prop_assert!(p.message.chars().count() <= sagasu::yaml::MAX_MESSAGE_CHARS + 1);
+                        prop_assert!(p.message.chars().count() <= sagasu::util::yaml::MAX_MESSAGE_CHARS + 1);
                     }
                 }
             }
@@ -55,7 +55,7 @@ proptest! {
 
     #[test]
     fn stdio_lines_pass_or_get_a_json_rpc_error(line in formatish()) {
-        if let Some(r) = sagasu::stdio::reply_to(&line) {
+        if let Some(r) = sagasu::servers::stdio::reply_to(&line) {
             let code = r["error"]["code"].as_i64().unwrap();
             prop_assert!([-32700, -32600, -32602].contains(&code), "{r}");
         }
@@ -63,7 +63,7 @@ proptest! {
 
     #[test]
     fn notion_pages_parse_or_say_where(text in formatish()) {
-        let _ = sagasu::offline::notion::parse_page("p.md", &text);
+        let _ = sagasu::servers::offline::notion::parse_page("p.md", &text);
     }
 
     #[test]
@@ -72,7 +72,7 @@ proptest! {
         let body = format!("[{}]", items.iter().map(|i| serde_json::to_string(i).unwrap()).collect::<Vec<_>>().join(","));
         let path = dir.path().join("day.json");
         std::fs::write(&path, &body).unwrap();
-        let folder = sagasu::offline::Folder::open(dir.path(), false).unwrap();
+        let folder = sagasu::servers::offline::Folder::open(dir.path(), false).unwrap();
         let mut warnings = Vec::new();
         let got: Vec<String> = folder.read_items(&path, None, &mut warnings);
         prop_assert_eq!(got.len() + warnings.len(), items.len());
@@ -81,9 +81,9 @@ proptest! {
     #[test]
     fn questions_never_panic_the_analysis(q in formatish()) {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
-        let policies = sagasu::policy::Policies::load(&dir, &[]).unwrap();
-        let c = sagasu::intent::classify(&q, &policies.intents);
-        let _ = sagasu::query::analyze_as(&q, Some(c.intent), chrono::Utc::now(), &policies.lexicon);
+        let policies = sagasu::config::policy::Policies::load(&dir, &[]).unwrap();
+        let c = sagasu::pipeline::intent::classify(&q, &policies.intents);
+        let _ = sagasu::pipeline::query::analyze_as(&q, Some(c.intent), chrono::Utc::now(), &policies.lexicon);
     }
 }
 
@@ -161,13 +161,13 @@ fn jsonish() -> impl Strategy<Value = serde_json::Value> {
     })
 }
 
-fn demo_engine() -> &'static sagasu::ask::Engine {
-    static ENGINE: std::sync::OnceLock<sagasu::ask::Engine> = std::sync::OnceLock::new();
+fn demo_engine() -> &'static sagasu::pipeline::ask::Engine {
+    static ENGINE: std::sync::OnceLock<sagasu::pipeline::ask::Engine> = std::sync::OnceLock::new();
     ENGINE.get_or_init(|| {
         let config = crate::common::demo_config();
         let names: Vec<String> = config.sources.iter().map(|s| s.name.clone()).collect();
-        let policies = sagasu::policy::Policies::load(&config.policies, &names).unwrap();
-        sagasu::ask::Engine::new(config, policies)
+        let policies = sagasu::config::policy::Policies::load(&config.policies, &names).unwrap();
+        sagasu::pipeline::ask::Engine::new(config, policies)
     })
 }
 
@@ -218,11 +218,11 @@ proptest! {
             text
         };
         std::fs::write(&path, body).unwrap();
-        if let Err(d) = sagasu::golden::load(&path, None) {
+        if let Err(d) = sagasu::eval::golden::load(&path, None) {
             prop_assert!(!d.0.is_empty());
             for p in &d.0 {
                 prop_assert!(p.line >= 1 && p.column >= 1, "{p:?}");
-                prop_assert!(p.message.chars().count() <= sagasu::yaml::MAX_MESSAGE_CHARS + 1);
+                prop_assert!(p.message.chars().count() <= sagasu::util::yaml::MAX_MESSAGE_CHARS + 1);
             }
         }
     }
@@ -235,7 +235,7 @@ proptest! {
             std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
         }
         std::fs::write(dir.path().join("status.yaml"), &text).unwrap();
-        if let Err(d) = sagasu::policy::Policies::load(dir.path(), &["slack".to_string()]) {
+        if let Err(d) = sagasu::config::policy::Policies::load(dir.path(), &["slack".to_string()]) {
             prop_assert!(!d.0.is_empty());
             for p in &d.0 {
                 prop_assert!(p.line >= 1 && p.column >= 1, "{p:?}");
@@ -259,11 +259,11 @@ proptest! {
     )) {
         let value = serde_json::Value::Object(args.into_iter().collect());
         // rmcp turns a deserialization error into invalid_params; what deserializes is checked.
-        if let Ok(a) = serde_json::from_value::<sagasu::serve::AskArgs>(value) {
+        if let Ok(a) = serde_json::from_value::<sagasu::servers::serve::AskArgs>(value) {
             match a.options(demo_engine()) {
                 Ok(o) => {
                     prop_assert!(!a.question.trim().is_empty());
-                    prop_assert!(o.limit.is_none_or(|l| (1..=sagasu::serve::MAX_LIMIT).contains(&l)));
+                    prop_assert!(o.limit.is_none_or(|l| (1..=sagasu::servers::serve::MAX_LIMIT).contains(&l)));
                     if let (Some(s), Some(u)) = (o.since, o.until) {
                         prop_assert!(s < u);
                     }

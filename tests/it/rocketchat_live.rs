@@ -11,8 +11,8 @@ use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 
-use sagasu::live::rocketchat::{Client, LiveRocketServer, RestError, Settings};
-use sagasu::offline::rocketchat::{RocketExport, RocketServer, SearchArgs, SearchResult};
+use sagasu::servers::live::rocketchat::{Client, LiveRocketServer, RestError, Settings};
+use sagasu::servers::offline::rocketchat::{RocketExport, RocketServer, SearchArgs, SearchResult};
 
 use crate::common::demo;
 use crate::fake_rocketchat::{self as fake, Behaviour, Fake, Room};
@@ -300,9 +300,9 @@ async fn ask_reads_a_live_rocketchat_through_the_built_binary() {
     );
     let config = crate::common::config_from(&yaml, dir.path());
     let names = vec!["rocketchat".to_string()];
-    let policies = sagasu::policy::Policies::load(&config.policies, &names).unwrap();
-    let engine = sagasu::ask::Engine::new(config, policies);
-    let opts = sagasu::ask::AskOptions {
+    let policies = sagasu::config::policy::Policies::load(&config.policies, &names).unwrap();
+    let engine = sagasu::pipeline::ask::Engine::new(config, policies);
+    let opts = sagasu::pipeline::ask::AskOptions {
         now: Some("2026-11-20T09:00:00Z".parse().unwrap()),
         ..Default::default()
     };

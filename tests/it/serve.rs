@@ -9,9 +9,9 @@ use rmcp::service::{NotificationContext, PeerRequestOptions, RunningService};
 use rmcp::{ClientHandler, RoleClient, ServiceExt};
 use serde_json::{Value, json};
 
-use sagasu::ask::Engine;
-use sagasu::policy::Policies;
-use sagasu::serve::SagasuServer;
+use sagasu::config::policy::Policies;
+use sagasu::pipeline::ask::Engine;
+use sagasu::servers::serve::SagasuServer;
 
 use crate::common::{config_from, demo, demo_config};
 

@@ -7,8 +7,9 @@ use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use serde_json::{Value, json};
 
-use sagasu::live::tools::{ExecPolicy, ExecPolicyFile, Upstreams};
-use sagasu::offline::tools::{Entry, ToolCatalog, ToolDef, ToolsServer};
+use sagasu::servers::tools::ToolsServer;
+use sagasu::servers::tools::catalog::{Entry, ToolCatalog, ToolDef};
+use sagasu::servers::tools::upstream::{ExecPolicy, ExecPolicyFile, Upstreams};
 
 use crate::common::{config_from, demo};
 
@@ -32,7 +33,7 @@ pub async fn serve_catalog(upstreams: Upstreams, entries: Vec<Entry>) -> (ToolsS
 
 /// A configuration of upstreams read for the catalog (no search mapping needed).
 pub fn catalog_config(yaml: String) -> sagasu::config::Config {
-    let doc = sagasu::yaml::Document::parse(std::path::Path::new("upstreams.yaml"), yaml).unwrap();
+    let doc = sagasu::util::yaml::Document::parse(std::path::Path::new("upstreams.yaml"), yaml).unwrap();
     sagasu::config::Config::from_document_for(&doc, &|_| None, sagasu::config::Purpose::Catalog).unwrap()
 }
 
@@ -197,11 +198,11 @@ async fn the_catalog_refreshes_when_an_upstream_says_its_tools_changed() {
     let addr = listener.local_addr().unwrap();
     let stop = tokio_util::sync::CancellationToken::new();
     let stopped = stop.clone();
-    let upstream = tokio::spawn(sagasu::http::serve(
+    let upstream = tokio::spawn(sagasu::servers::http::serve(
         Shifting::default(),
         listener,
         async move { stopped.cancelled().await },
-        sagasu::http::Access::loopback(addr),
+        sagasu::servers::http::Access::loopback(addr),
     ));
     let yaml = format!("sources:\n  shifting:\n    kind: generic\n    url: http://{addr}/mcp\n");
     let config = catalog_config(yaml);

@@ -1,0 +1,548 @@
+//! `policies/*.yaml`: per intent, which sources to ask and how to weigh evidence; plus the
+//! intent cues (`intents.yaml`) and the general vocabulary (`lexicon.yaml`).
+//!
+//! Raw serde structs mirror the files; `Policies::load` validates them into domain types and
+//! reports every problem of every file in one run, each with file, line and column.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+use std::str::FromStr;
+
+use serde::{Deserialize, Serialize};
+
+use crate::hit::EvidenceKind;
+use crate::util::yaml::{Diagnostics, Document};
+
+/// The seven kinds of question.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "snake_case")]
+pub enum Intent {
+    #[default]
+    Decision,
+    Status,
+    Document,
+    Person,
+    Factual,
+    Temporal,
+    Exploratory,
+}
+
+impl Intent {
+    pub const ALL: [Intent; 7] = [
+        Intent::Decision,
+        Intent::Status,
+        Intent::Document,
+        Intent::Person,
+        Intent::Factual,
+        Intent::Temporal,
+        Intent::Exploratory,
+    ];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Intent::Decision => "decision",
+            Intent::Status => "status",
+            Intent::Document => "document",
+            Intent::Person => "person",
+            Intent::Factual => "factual",
+            Intent::Temporal => "temporal",
+            Intent::Exploratory => "exploratory",
+        }
+    }
+}
+
+impl fmt::Display for Intent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Intent {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Intent::ALL.into_iter().find(|i| i.as_str() == s).ok_or_else(|| {
+            format!(
+                "unknown intent `{s}` (expected one of: {})",
+                Intent::ALL.map(|i| i.as_str()).join(", ")
+            )
+        })
+    }
+}
+
+/// The four factors every hit is scored on.
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Weights {
+    pub keyword: f64,
+    pub freshness: f64,
+    pub authority: f64,
+    pub completeness: f64,
+}
+
+impl Weights {
+    pub fn uniform() -> Weights {
+        Weights {
+            keyword: 0.25,
+            freshness: 0.25,
+            authority: 0.25,
+            completeness: 0.25,
+        }
+    }
+}
+
+/// How to broaden a query when a source finds nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Broaden {
+    DropDates,
+    DropLocation,
+    DropMinorKeywords,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawFreshness {
+    half_life_days: f64,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSourcePref {
+    #[serde(default = "one")]
+    weight: f64,
+    #[serde(default)]
+    limit: Option<usize>,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawPolicy {
+    intent: String,
+    weights: Weights,
+    freshness: RawFreshness,
+    authority: Vec<String>,
+    #[serde(default)]
+    conclusion_bonus: f64,
+    #[serde(default)]
+    sources: BTreeMap<String, RawSourcePref>,
+    #[serde(default)]
+    broaden: Vec<Broaden>,
+}
+
+/// A source's part in an intent: its weight (0 = not asked) and how many hits to ask for.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct SourcePref {
+    pub weight: f64,
+    pub limit: usize,
+}
+
+/// The validated policy of one intent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Policy {
+    pub intent: Intent,
+    pub weights: Weights,
+    pub half_life_days: f64,
+    /// Highest authority first.
+    pub authority: Vec<EvidenceKind>,
+    pub conclusion_bonus: f64,
+    /// By source name or source kind.
+    pub sources: BTreeMap<String, SourcePref>,
+    pub broaden: Vec<Broaden>,
+    /// Freshness and authority count in proportion to how well evidence matches (always, but
+    /// for the `recency` baseline, which orders by date alone).
+    pub relevance_gate: bool,
+}
+
+/// Hits asked of a source that the policy does not mention.
+pub const DEFAULT_LIMIT: usize = 15;
+
+impl Policy {
+    /// Authority of a kind of evidence in 0..1: the first in the order is 1.0, each step down
+    /// loses an equal share, and a kind not listed is lowest.
+    pub fn authority_of(&self, kind: EvidenceKind) -> f64 {
+        let n = self.authority.len().max(1) as f64;
+        match self.authority.iter().position(|k| *k == kind) {
+            Some(i) => 1.0 - 0.8 * (i as f64) / n,
+            None => 0.1,
+        }
+    }
+
+    /// The source's preference, looked up by name, then by kind.
+    pub fn source_pref(&self, name: &str, kind: &str) -> SourcePref {
+        self.sources
+            .get(name)
+            .or_else(|| self.sources.get(kind))
+            .copied()
+            .unwrap_or(SourcePref {
+                weight: 1.0,
+                limit: DEFAULT_LIMIT,
+            })
+    }
+
+    /// A policy with equal weights and no routing (the `uniform` baseline).
+    pub fn uniform(intent: Intent) -> Policy {
+        Policy {
+            intent,
+            weights: Weights::uniform(),
+            half_life_days: 90.0,
+            authority: EvidenceKind::ALL.to_vec(),
+            conclusion_bonus: 0.0,
+            sources: BTreeMap::new(),
+            broaden: vec![Broaden::DropDates, Broaden::DropLocation, Broaden::DropMinorKeywords],
+            relevance_gate: true,
+        }
+    }
+
+    /// A policy that orders evidence newest first and nothing else (the `recency` baseline:
+    /// the naive fan-out merge).
+    pub fn recency(intent: Intent) -> Policy {
+        Policy {
+            weights: Weights {
+                keyword: 0.0,
+                freshness: 1.0,
+                authority: 0.0,
+                completeness: 0.0,
+            },
+            relevance_gate: false,
+            ..Policy::uniform(intent)
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(untagged)]
+enum RawCue {
+    Plain(String),
+    Weighted { cue: String, weight: f64 },
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawIntents {
+    #[serde(default = "half")]
+    secondary_ratio: f64,
+    intents: BTreeMap<String, Vec<RawCue>>,
+}
+
+fn half() -> f64 {
+    0.5
+}
+
+/// A cue for an intent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Cue {
+    pub text: String,
+    pub weight: f64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct IntentCues {
+    pub secondary_ratio: f64,
+    pub cues: BTreeMap<Intent, Vec<Cue>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawLexicon {
+    #[serde(default)]
+    synonyms: Vec<Vec<String>>,
+    #[serde(default)]
+    conclusion_cues: Vec<String>,
+    #[serde(default)]
+    tool_cues: Vec<String>,
+}
+
+/// General vocabulary: synonym groups (lower case), conclusion cues and tool-question cues.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Lexicon {
+    pub synonyms: Vec<Vec<String>>,
+    /// Cues that mark a chat message as a thread's conclusion ("decision:", "決定").
+    pub conclusion_cues: crate::text::PhraseSet,
+    pub tool_cues: Vec<String>,
+}
+
+/// Everything in a policy folder.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Policies {
+    pub intents: IntentCues,
+    pub lexicon: Lexicon,
+    pub by_intent: BTreeMap<Intent, Policy>,
+}
+
+impl Policies {
+    pub fn get(&self, intent: Intent) -> &Policy {
+        // `load` guarantees one policy per intent.
+        &self.by_intent[&intent]
+    }
+
+    /// Loads `dir`. `known_sources` are the configured source names (and kinds are always
+    /// accepted), so a typo in a source key is an error rather than a silent no-op.
+    pub fn load(dir: &Path, known_sources: &[String]) -> Result<Policies, Diagnostics> {
+        let mut problems = Diagnostics::default();
+        if !dir.is_dir() {
+            problems.push(crate::util::yaml::Diagnostic::about_file(
+                dir,
+                "the policy folder does not exist".into(),
+            ));
+            return Err(problems);
+        }
+        let intents = load_raw::<RawIntents>(&dir.join("intents.yaml"), &mut problems)
+            .and_then(|(doc, raw)| validate_intents(&doc, raw, &mut problems));
+        let lexicon = load_raw::<RawLexicon>(&dir.join("lexicon.yaml"), &mut problems).map(|(_, raw)| Lexicon {
+            synonyms: raw
+                .synonyms
+                .into_iter()
+                .map(|g| g.into_iter().map(|w| crate::text::normalize(&w)).collect())
+                .collect(),
+            conclusion_cues: crate::text::PhraseSet::new(
+                raw.conclusion_cues.iter().map(|c| crate::text::normalize(c)).collect(),
+            ),
+            tool_cues: raw.tool_cues.iter().map(|c| crate::text::normalize(c)).collect(),
+        });
+        let mut by_intent = BTreeMap::new();
+        for intent in Intent::ALL {
+            let path = dir.join(format!("{}.yaml", intent.as_str()));
+            if let Some((doc, raw)) = load_raw::<RawPolicy>(&path, &mut problems)
+                && let Some(p) = validate_policy(&doc, intent, raw, known_sources, &mut problems)
+            {
+                by_intent.insert(intent, p);
+            }
+        }
+        let (Some(intents), Some(lexicon)) = (intents, lexicon) else {
+            return Err(problems);
+        };
+        problems.into_result(Policies {
+            intents,
+            lexicon,
+            by_intent,
+        })
+    }
+}
+
+/// Reads a policy file into its raw form; problems go to `problems`.
+fn load_raw<T: serde::de::DeserializeOwned>(path: &Path, problems: &mut Diagnostics) -> Option<(Document, T)> {
+    let doc = match Document::load(path) {
+        Ok(d) => d,
+        Err(d) => {
+            problems.extend(d);
+            return None;
+        }
+    };
+    match doc.deserialize::<T>("", &doc.value) {
+        Ok(raw) => Some((doc, raw)),
+        Err(d) => {
+            problems.push(d);
+            None
+        }
+    }
+}
+
+fn validate_intents(doc: &Document, raw: RawIntents, problems: &mut Diagnostics) -> Option<IntentCues> {
+    let before = problems.0.len();
+    if !(0.0..=1.0).contains(&raw.secondary_ratio) {
+        problems.push(doc.error_at("secondary_ratio", "`secondary_ratio` must be between 0 and 1"));
+    }
+    let mut cues = BTreeMap::new();
+    for (name, list) in raw.intents {
+        let intent = match name.parse::<Intent>() {
+            Ok(i) => i,
+            Err(e) => {
+                problems.push(doc.error_at_key(&format!("intents.{name}"), e));
+                continue;
+            }
+        };
+        let mut out = Vec::new();
+        for (i, c) in list.into_iter().enumerate() {
+            let (text, weight) = match c {
+                RawCue::Plain(t) => (t, 1.0),
+                RawCue::Weighted { cue, weight } => (cue, weight),
+            };
+            if !(weight > 0.0 && weight <= 10.0) {
+                problems.push(doc.error_at(
+                    &format!("intents.{name}[{i}]"),
+                    "a cue's `weight` must be above 0 and at most 10",
+                ));
+            }
+            if text.trim().is_empty() {
+                problems.push(doc.error_at(&format!("intents.{name}[{i}]"), "a cue must not be empty"));
+            }
+            out.push(Cue {
+                text: crate::text::normalize(text.trim()),
+                weight,
+            });
+        }
+        cues.insert(intent, out);
+    }
+    (problems.0.len() == before).then_some(IntentCues {
+        secondary_ratio: raw.secondary_ratio,
+        cues,
+    })
+}
+
+fn validate_policy(
+    doc: &Document,
+    intent: Intent,
+    raw: RawPolicy,
+    known_sources: &[String],
+    problems: &mut Diagnostics,
+) -> Option<Policy> {
+    let before = problems.0.len();
+    if raw.intent != intent.as_str() {
+        problems.push(doc.error_at(
+            "intent",
+            format!(
+                "this file is for `{}`, but says `intent: {}`",
+                intent.as_str(),
+                raw.intent
+            ),
+        ));
+    }
+    let w = raw.weights;
+    for (name, v) in [
+        ("keyword", w.keyword),
+        ("freshness", w.freshness),
+        ("authority", w.authority),
+        ("completeness", w.completeness),
+    ] {
+        if !(0.0..=1.0).contains(&v) {
+            problems.push(doc.error_at(
+                &format!("weights.{name}"),
+                format!("weight `{name}` must be between 0 and 1, got {v}"),
+            ));
+        }
+    }
+    let sum = w.keyword + w.freshness + w.authority + w.completeness;
+    if sum <= 0.0 {
+        problems.push(doc.error_at("weights", "at least one weight must be above 0"));
+    }
+    if raw.freshness.half_life_days.is_nan() || raw.freshness.half_life_days <= 0.0 {
+        problems.push(doc.error_at("freshness.half_life_days", "`half_life_days` must be above 0"));
+    }
+    if !(0.0..=1.0).contains(&raw.conclusion_bonus) {
+        problems.push(doc.error_at("conclusion_bonus", "`conclusion_bonus` must be between 0 and 1"));
+    }
+    let mut authority = Vec::new();
+    for (i, k) in raw.authority.iter().enumerate() {
+        match k.parse::<EvidenceKind>() {
+            Ok(kind) if authority.contains(&kind) => {
+                problems.push(doc.error_at(&format!("authority[{i}]"), format!("`{k}` is listed twice")))
+            }
+            Ok(kind) => authority.push(kind),
+            Err(e) => problems.push(doc.error_at(&format!("authority[{i}]"), e)),
+        }
+    }
+    let kinds = ["slack", "notion", "rocketchat", "tools", "generic"];
+    let mut sources = BTreeMap::new();
+    for (name, pref) in raw.sources {
+        if !kinds.contains(&name.as_str()) && !known_sources.contains(&name) {
+            problems.push(doc.error_at_key(
+                &format!("sources.{name}"),
+                format!(
+                    "unknown source `{name}` (expected a source kind ({}) or a configured source ({}))",
+                    kinds.join(", "),
+                    known_sources.join(", ")
+                ),
+            ));
+            continue;
+        }
+        if !(0.0..=1.0).contains(&pref.weight) {
+            problems.push(doc.error_at(
+                &format!("sources.{name}.weight"),
+                "a source `weight` must be between 0 and 1",
+            ));
+        }
+        if pref.limit == Some(0) || pref.limit.is_some_and(|l| l > 200) {
+            problems.push(doc.error_at(
+                &format!("sources.{name}.limit"),
+                "a source `limit` must be between 1 and 200",
+            ));
+        }
+        sources.insert(
+            name,
+            SourcePref {
+                weight: pref.weight,
+                limit: pref.limit.unwrap_or(DEFAULT_LIMIT),
+            },
+        );
+    }
+    // Normalise so the factors always add up to 1 (a policy may give them in any scale).
+    let weights = if sum > 0.0 {
+        Weights {
+            keyword: w.keyword / sum,
+            freshness: w.freshness / sum,
+            authority: w.authority / sum,
+            completeness: w.completeness / sum,
+        }
+    } else {
+        w
+    };
+    (problems.0.len() == before).then_some(Policy {
+        intent,
+        weights,
+        half_life_days: raw.freshness.half_life_days,
+        authority,
+        conclusion_bonus: raw.conclusion_bonus,
+        sources,
+        broaden: raw.broaden,
+        relevance_gate: true,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn repo_policies() -> std::path::PathBuf {
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies")
+    }
+
+    #[test]
+    fn the_shipped_policies_load() {
+        let p = Policies::load(&repo_policies(), &[]).unwrap();
+        assert_eq!(p.by_intent.len(), 7);
+        let d = p.get(Intent::Decision);
+        assert!((d.weights.keyword - 0.3).abs() < 1e-9);
+        assert_eq!(d.authority[0], EvidenceKind::MeetingNotes);
+        assert!(d.authority_of(EvidenceKind::MeetingNotes) > d.authority_of(EvidenceKind::Chat));
+        assert_eq!(d.source_pref("tools", "tools").weight, 0.0);
+        assert!(!p.lexicon.synonyms.is_empty());
+    }
+
+    #[test]
+    fn every_problem_of_every_file_is_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        for e in std::fs::read_dir(repo_policies()).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+        }
+        std::fs::write(
+            dir.path().join("status.yaml"),
+            "intent: status\nweights: { keyword: 1.5, freshness: 0.4, authority: 0.1, completeness: 0.3 }\nfreshness: { half_life_days: 10 }\nauthority: [task, chatt]\nsources:\n  slak: { weight: 1.0 }\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("person.yaml"), "intent: person\nweights: [1]\n").unwrap();
+        let e = Policies::load(dir.path(), &["slack".into()]).unwrap_err();
+        let shown = e.to_string();
+        assert!(
+            shown.contains("status.yaml:2:21: weight `keyword` must be between 0 and 1, got 1.5"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("status.yaml:4:19: unknown evidence kind `chatt`"),
+            "{shown}"
+        );
+        assert!(shown.contains("status.yaml:6:3: unknown source `slak`"), "{shown}");
+        assert!(
+            shown.contains("person.yaml:2:10: weights: invalid type: a list"),
+            "{shown}"
+        );
+        assert_eq!(e.0.len(), 4, "{shown}");
+    }
+}

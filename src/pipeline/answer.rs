@@ -1,0 +1,744 @@
+//! The answer: what `ask` returns (contracts section 4) and how it reads. The pipeline from
+//! source outcomes to an answer is pure (`compose`): rank, cluster, detect conflicts, estimate
+//! confidence, then write an extractive answer with inline citations that always point at real
+//! citations, and disclose every source that failed, timed out, was cut off or not asked.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::config::policy::{Intent, Lexicon, Policy};
+use crate::hit::EvidenceKind;
+use crate::pipeline::confidence::{self, Confidence, Level};
+use crate::pipeline::conflict::{self, Disagreement};
+use crate::pipeline::dedup::{self, Cluster};
+use crate::pipeline::intent::Classified;
+use crate::pipeline::query::Analysis;
+use crate::pipeline::rank::{self, Explain, RankContext};
+use crate::sources::{SourceOutcome, SourceStatus};
+use crate::text;
+
+/// One piece of cited evidence (contracts section 4: `citations[]`).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Citation {
+    pub n: usize,
+    pub id: String,
+    pub source: String,
+    pub kind: EvidenceKind,
+    pub title: String,
+    pub location: String,
+    pub author: Option<String>,
+    pub date: Option<String>,
+    pub url: Option<String>,
+    pub snippet: String,
+    pub also_in: Vec<String>,
+    pub score: f64,
+    pub explain: Vec<Explain>,
+    /// Structured properties (a task's status, assignee, due date), when the source gave them.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub properties: BTreeMap<String, String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Position {
+    pub claim: String,
+    pub citations: Vec<usize>,
+    pub date: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Conflict {
+    pub about: String,
+    /// Newest first.
+    pub positions: Vec<Position>,
+}
+
+/// What one source did (contracts section 4: `sources[]`).
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct SourceReport {
+    pub name: String,
+    pub status: SourceStatus,
+    pub hits: usize,
+    pub latency_ms: u64,
+    pub truncated: bool,
+    pub note: Option<String>,
+    /// Matches the source reported in all, when it says (an extension of the contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total: Option<usize>,
+    /// Entries of its data the source's server could not read and left out (files or
+    /// messages of an export), when it says (an extension of the contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unreadable: Option<usize>,
+}
+
+/// The answer object of contracts section 4.
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
+pub struct AskResponse {
+    pub question: String,
+    pub intent: Classified,
+    pub answer: String,
+    pub confidence: Confidence,
+    pub conflicts: Vec<Conflict>,
+    pub citations: Vec<Citation>,
+    pub sources: Vec<SourceReport>,
+    /// The search window, when the question set one ("last week: 2026-11-09 to 2026-11-16").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_window: Option<String>,
+    /// True when nothing answered the question.
+    pub not_found: bool,
+    /// How the question was read: each term the ranking looks for, with the synonyms and
+    /// translations that also count for it (shown by `--explain`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub terms: Vec<Vec<String>>,
+    /// Where the answer's own prose ends in `answer` (a byte offset): what follows is the
+    /// source list, notes and disclosure lines. Not part of the contract object.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub prose_end: usize,
+}
+
+impl AskResponse {
+    /// The answer's own prose: its statements and conflict positions, without the source
+    /// list, the notes and the disclosure lines (what strict answer-fact recall reads).
+    pub fn prose(&self) -> &str {
+        self.answer.get(..self.prose_end).unwrap_or(&self.answer).trim_end()
+    }
+}
+
+/// Best evidence covering less of the question than this is not an answer.
+pub const ANSWER_COVERAGE: f64 = 0.55;
+/// Ranked evidence considered for clustering and citation.
+pub const DEDUP_POOL: usize = 1_000;
+/// Citations listed at most.
+pub const MAX_CITATIONS: usize = 10;
+/// Citations named for one side of a disagreement: its best-ranked evidence (the rest is
+/// listed under the sources).
+pub const POSITION_CITATIONS: usize = 2;
+/// Evidence that supports the lead in the answer: at most this many, each scoring and covering
+/// at least this share (of the best score; of the question).
+const SUPPORT: usize = 2;
+const SUPPORT_REACH: (f64, f64) = (0.75, 0.75);
+/// Evidence from another place stating the value the lead states is shown when it scores and
+/// covers at least this share.
+const CORROBORATION_REACH: f64 = 0.5;
+/// The same for an overview (exploratory questions), which gathers more.
+const OVERVIEW_SUPPORT: usize = 4;
+const OVERVIEW_REACH: (f64, f64) = (0.5, 0.6);
+
+/// Everything `compose` needs.
+pub struct ComposeInput<'a> {
+    pub question: &'a str,
+    pub intent: Classified,
+    pub analysis: &'a Analysis,
+    pub policy: &'a Policy,
+    pub lexicon: &'a Lexicon,
+    pub now: DateTime<Utc>,
+    pub source_kinds: &'a HashMap<String, String>,
+}
+
+fn date_of(t: Option<DateTime<Utc>>) -> Option<String> {
+    t.map(|t| t.format("%Y-%m-%d").to_string())
+}
+
+/// The evidence pipeline, pure: outcomes in, answer out.
+pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse {
+    let mut reports = Vec::new();
+    let mut hits = Vec::new();
+    for o in outcomes {
+        reports.push(SourceReport {
+            name: o.name.clone(),
+            status: o.status,
+            hits: o.hits.len(),
+            latency_ms: o.latency_ms,
+            truncated: o.truncated,
+            note: o.note.clone(),
+            total: o.total,
+            unreadable: o.unreadable,
+        });
+        hits.extend(o.hits);
+    }
+    let cx = RankContext {
+        analysis: input.analysis,
+        policy: input.policy,
+        lexicon: input.lexicon,
+        now: input.now,
+        source_kinds: input.source_kinds,
+    };
+    // Only evidence that could be cited is clustered: copies score alike, so a copy of a top
+    // hit ranks near it, well inside this pool.
+    let ranked = rank::rank_top(hits, &cx, DEDUP_POOL);
+    let mut clusters = dedup::cluster(ranked);
+    clusters.sort_by(|a, b| {
+        b.score()
+            .total_cmp(&a.score())
+            .then_with(|| a.rep().hit.source.cmp(&b.rep().hit.source))
+            .then_with(|| a.rep().hit.id.cmp(&b.rep().hit.id))
+    });
+    clusters.truncate(MAX_CITATIONS);
+    // A cluster speaks in the question's language when one of its copies does: a Japanese
+    // question is answered from the Japanese copy of an announcement posted in both languages.
+    let ja = crate::pipeline::query::language(input.question) == crate::pipeline::query::Lang::Ja;
+    for c in &mut clusters {
+        let rep_coverage = c.rep().coverage;
+        if text::is_japanese(c.rep().passage_text()) == ja {
+            continue;
+        }
+        if let Some(i) = c
+            .members
+            .iter()
+            .position(|m| text::is_japanese(m.passage_text()) == ja && m.coverage >= rep_coverage.min(ANSWER_COVERAGE))
+        {
+            let m = c.members.remove(i);
+            c.members.insert(0, m);
+        }
+    }
+    let found = clusters.first().is_some_and(|c| c.rep().coverage >= ANSWER_COVERAGE);
+    let focus = conflict::focus(input.question, input.intent.intent);
+    // "When was the last incident?" asks for the latest of many events: their different dates
+    // are not a disagreement.
+    let latest_of_many = input.analysis.latest && focus == Some(crate::text::values::ValueKind::Date);
+    let disagreement = if found && !latest_of_many {
+        conflict::detect(&clusters, input.analysis, input.lexicon, focus)
+    } else {
+        None
+    };
+    let lead = lead_index(&clusters, disagreement.as_ref(), &input, focus);
+    let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
+    if !found {
+        confidence.level = Level::Low;
+        confidence.score = (confidence.score.min(0.15) * 1000.0).round() / 1000.0;
+        confidence
+            .reasons
+            .insert(0, "nothing found answers the question well".into());
+    }
+    let citations: Vec<Citation> = clusters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let rep = c.rep();
+            Citation {
+                n: i + 1,
+                id: rep.hit.id.clone(),
+                source: rep.hit.source.clone(),
+                kind: rep.hit.kind,
+                title: rep.hit.title.clone(),
+                location: rep.hit.location.clone(),
+                author: rep.hit.author.clone(),
+                date: date_of(rep.hit.timestamp),
+                url: rep.hit.url.clone(),
+                snippet: text::truncate_chars(&conflict::best_sentence(rep, input.analysis, input.lexicon, focus), 280),
+                also_in: c.members.iter().skip(1).map(|m| m.hit.id.clone()).collect(),
+                score: (c.score() * 1000.0).round() / 1000.0,
+                explain: rep.explain(),
+                properties: rep.hit.properties.clone(),
+            }
+        })
+        .collect();
+    let conflicts: Vec<Conflict> = disagreement
+        .iter()
+        .map(|d| Conflict {
+            about: format!("{} ({})", d.kind.describe(), input.analysis.keywords.join(" ")),
+            positions: d
+                .sides
+                .iter()
+                .map(|s| Position {
+                    claim: s.claim.clone(),
+                    citations: s.clusters.iter().take(POSITION_CITATIONS).map(|i| i + 1).collect(),
+                    date: date_of(s.date),
+                })
+                .collect(),
+        })
+        .collect();
+    let (answer, prose_end) = if found {
+        write_answer(&input, &clusters, lead, disagreement.as_ref(), focus, &reports)
+    } else {
+        write_not_found(&input, &clusters, &reports)
+    };
+    AskResponse {
+        question: input.question.to_string(),
+        intent: input.intent,
+        answer,
+        confidence,
+        conflicts,
+        citations,
+        sources: reports,
+        time_window: input.analysis.time_note.clone(),
+        not_found: !found,
+        prose_end,
+        terms: input
+            .analysis
+            .concepts
+            .iter()
+            .map(|c| c.alternatives.iter().map(|(toks, _)| toks.join(" ")).collect())
+            .collect(),
+    }
+}
+
+fn attribution(c: &Cluster) -> String {
+    let h = &c.rep().hit;
+    let mut parts = Vec::new();
+    if let Some(a) = &h.author {
+        parts.push(a.clone());
+    }
+    if !h.location.is_empty() {
+        parts.push(h.location.clone());
+    }
+    if let Some(d) = date_of(h.timestamp) {
+        parts.push(d);
+    }
+    parts.join(", ")
+}
+
+/// A property of a hit after `prefix` (", due 2026-12-05"), or nothing when the hit lacks it.
+fn property(h: &crate::hit::Hit, key: &str, prefix: &str) -> String {
+    h.properties
+        .get(key)
+        .map(|v| format!("{prefix}{v}"))
+        .unwrap_or_default()
+}
+
+fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::text::values::ValueKind>) -> String {
+    let rep = c.rep();
+    let sentence = text::truncate_chars(&conflict::best_sentence(rep, input.analysis, input.lexicon, focus), 320);
+    let h = &rep.hit;
+    if input.intent.intent == Intent::Person || input.intent.secondary.contains(&Intent::Person) {
+        if let Some(who) = h.properties.get("Assignee").or_else(|| h.properties.get("Owner")) {
+            let status = property(h, "Status", ", ");
+            let due = property(h, "Due", ", due ");
+            return format!("**{who}** is assigned to “{}”{status}{due}.", h.title);
+        }
+        if let Some(a) = &h.author {
+            return format!(
+                "**{a}** ({}): {sentence}",
+                [h.location.as_str(), &date_of(h.timestamp).unwrap_or_default()]
+                    .join(", ")
+                    .trim_matches([',', ' '])
+            );
+        }
+    }
+    if h.kind == EvidenceKind::Task
+        && let Some(status) = h.properties.get("Status")
+    {
+        // A task's state is what a reader of a task wants first.
+        let who = property(h, "Assignee", ", assigned to ");
+        let due = property(h, "Due", ", due ");
+        return format!("“{}” is **{status}**{who}{due}: {sentence}", h.title);
+    }
+    if h.kind == EvidenceKind::Tool {
+        let params = h
+            .properties
+            .get("parameters")
+            .map(|p| format!(" Parameters: {p}."))
+            .unwrap_or_default();
+        return format!("Use **`{}`**: {}{params}", h.title, sentence);
+    }
+    if input.intent.intent == Intent::Exploratory {
+        // An overview wants what the evidence says as a whole: a chat message entire, a
+        // document section by section.
+        let overview = conflict::outline(&h.text, 400);
+        match h.kind {
+            EvidenceKind::Chat | EvidenceKind::Email if !overview.is_empty() => {
+                return format!("{overview} ({})", attribution(c));
+            }
+            EvidenceKind::Page | EvidenceKind::Wiki | EvidenceKind::MeetingNotes if !overview.is_empty() => {
+                return format!("**“{}”** ({}): {overview}", h.title, attribution(c));
+            }
+            _ => {}
+        }
+    }
+    if input.intent.intent == Intent::Document && matches!(h.kind, EvidenceKind::Page | EvidenceKind::Wiki) {
+        // The document is the answer: name it, say what it opens with, and quote what it says
+        // on the question when that is elsewhere in it.
+        let opening = conflict::opening_sentence(&h.text).unwrap_or_default();
+        let said = if opening.is_empty() || sentence.starts_with(&opening) {
+            sentence
+        } else if opening.starts_with(&sentence) {
+            opening
+        } else {
+            format!("{opening} … {sentence}")
+        };
+        return format!(
+            "**“{}”** ({}): {}",
+            h.title,
+            attribution(c),
+            text::truncate_chars(&said, 400)
+        );
+    }
+    match h.kind {
+        EvidenceKind::Chat => format!("{sentence} ({})", attribution(c)),
+        _ => {
+            let when = date_of(h.timestamp).map(|d| format!(", {d}")).unwrap_or_default();
+            format!("{sentence} (“{}”{when})", h.title)
+        }
+    }
+}
+
+/// The cluster the answer leads with: the best, unless sources disagree, in which case the most
+/// recent position whose evidence ranks close to the best.
+/// Evidence within this share of the best score may lead when it states the value the question
+/// asks for and the best does not.
+const VALUE_LEAD_REACH: f64 = 0.8;
+
+/// The cluster the answer leads with: the best, or with a disagreement the newest side's best
+/// within reach; when the question asks for a value ("when", "how long", "how much") and the best
+/// evidence states none, the nearest evidence that states one and answers the question as well.
+fn lead_index(
+    clusters: &[Cluster],
+    d: Option<&Disagreement>,
+    input: &ComposeInput,
+    focus: Option<crate::text::values::ValueKind>,
+) -> usize {
+    let Some(top) = clusters.first().map(Cluster::score) else {
+        return 0;
+    };
+    if let Some(i) = d.and_then(|d| {
+        d.sides
+            .iter()
+            .find_map(|s| s.clusters.iter().copied().find(|&i| clusters[i].score() >= top * 0.85))
+    }) {
+        return i;
+    }
+    let Some(kind) = focus else { return 0 };
+    let states = |c: &Cluster| {
+        let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
+        conflict::stated_value(&claim, kind).is_some()
+    };
+    if states(&clusters[0]) {
+        return 0;
+    }
+    clusters
+        .iter()
+        .enumerate()
+        .skip(1)
+        .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
+        .find(|(_, c)| c.rep().coverage >= ANSWER_COVERAGE && states(c))
+        .map_or(0, |(i, _)| i)
+}
+
+fn write_answer(
+    input: &ComposeInput,
+    clusters: &[Cluster],
+    lead_idx: usize,
+    d: Option<&Disagreement>,
+    focus: Option<crate::text::values::ValueKind>,
+    reports: &[SourceReport],
+) -> (String, usize) {
+    let mut out = String::new();
+    out.push_str(&format!(
+        "{} [{}]\n",
+        lead_for(input, &clusters[lead_idx], focus),
+        lead_idx + 1
+    ));
+    let top = clusters[0].score();
+    let mut cited = vec![lead_idx];
+    let mut support = Vec::new();
+    let lead_side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&lead_idx)));
+    // An overview ("tell me about ...") gathers more of the evidence than a pointed question.
+    let (most, reach) = if input.intent.intent == Intent::Exploratory {
+        (OVERVIEW_SUPPORT, OVERVIEW_REACH)
+    } else {
+        (SUPPORT, SUPPORT_REACH)
+    };
+    // The value the lead states, when the question asks for one: evidence elsewhere that states
+    // the same value corroborates it, and is shown from further down ("MySQLは12月15日に廃止"
+    // and "will be decommissioned on Dec 15" from another channel).
+    let claim_of = |c: &Cluster| conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
+    let value_in = |claim: &str| {
+        focus
+            .and_then(|k| conflict::stated_value(claim, k))
+            .map(|v| v.canonical)
+    };
+    let lead_value = value_in(&claim_of(&clusters[lead_idx]));
+    let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
+    for (i, c) in clusters.iter().enumerate() {
+        if cited.contains(&i) || support.len() >= most {
+            continue;
+        }
+        // With a disagreement, support comes only from the lead's side of it.
+        let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
+        let agrees = d.is_none() || (side.is_some() && side == lead_side);
+        let claim = claim_of(c);
+        let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
+        let corroborates = lead_value.is_some()
+            && c.score() >= top * CORROBORATION_REACH
+            && c.rep().coverage >= CORROBORATION_REACH
+            && lead_place(c) != lead_place(&clusters[lead_idx])
+            && value_in(&claim) == lead_value;
+        if (close || corroborates) && agrees && !conflict::standing(&claim).is_empty() {
+            support.push(i);
+            cited.push(i);
+        }
+    }
+    for i in &support {
+        out.push_str(&format!("\n- {} [{}]", lead_for(input, &clusters[*i], focus), i + 1));
+    }
+    if !support.is_empty() {
+        out.push('\n');
+    }
+    if let Some(d) = d {
+        out.push_str(&format!("\n**Sources disagree on {}:**\n", d.kind.describe()));
+        for (k, s) in d.sides.iter().enumerate() {
+            let refs: Vec<String> = s
+                .clusters
+                .iter()
+                .take(POSITION_CITATIONS)
+                .map(|i| format!("[{}]", i + 1))
+                .collect();
+            let when = s
+                .date
+                .map(|t| t.format("%Y-%m-%d").to_string())
+                .unwrap_or_else(|| "undated".into());
+            let newest = if k == 0 { " — most recent" } else { "" };
+            out.push_str(&format!(
+                "- {} ({when}{newest}) {}\n",
+                text::truncate_chars(&s.claim, 200),
+                refs.join("")
+            ));
+        }
+    }
+    let prose_end = out.len();
+    out.push_str(&sources_section(clusters, &cited));
+    if let Some(note) = no_tool_note(input, clusters, reports) {
+        out.push_str(&note);
+    }
+    out.push_str(&disclosure(reports, input.analysis));
+    (out.trim_end().to_string(), prose_end)
+}
+
+fn sources_section(clusters: &[Cluster], cited: &[usize]) -> String {
+    let mut out = String::from("\n**Sources**\n");
+    let shown = clusters.len().min(5);
+    for (i, c) in clusters.iter().enumerate().take(shown) {
+        let h = &c.rep().hit;
+        let also = if c.members.len() > 1 {
+            let others: Vec<&str> = c.members.iter().skip(1).map(|m| m.hit.source.as_str()).collect();
+            format!(" (also in {})", others.join(", "))
+        } else {
+            String::new()
+        };
+        let mark = if cited.contains(&i) { "" } else { " (related)" };
+        out.push_str(&format!(
+            "[{}] {} · {} · {}{}{}\n",
+            i + 1,
+            h.kind,
+            title_or_snippet(h),
+            attribution(c),
+            also,
+            mark
+        ));
+    }
+    if clusters.len() > shown {
+        let mut by_source: BTreeMap<&str, usize> = BTreeMap::new();
+        for c in &clusters[shown..] {
+            *by_source.entry(c.rep().hit.source.as_str()).or_default() += 1;
+        }
+        let list: Vec<String> = by_source.iter().map(|(s, n)| format!("{s} ({n})")).collect();
+        out.push_str(&format!(
+            "Also related: {} more [{}-{}]: {}\n",
+            clusters.len() - shown,
+            shown + 1,
+            clusters.len(),
+            list.join(", ")
+        ));
+    }
+    out
+}
+
+fn title_or_snippet(h: &crate::hit::Hit) -> String {
+    if h.kind == EvidenceKind::Chat || h.title.is_empty() {
+        text::truncate_chars(h.text.lines().next().unwrap_or(""), 70)
+    } else {
+        h.title.clone()
+    }
+}
+
+/// For a question asking which tool does something, when a tool catalog was searched and none
+/// of its tools is cited: says so, so the other sources' evidence is not read as a tool.
+fn no_tool_note(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceReport]) -> Option<String> {
+    if !input.analysis.tool_question || clusters.iter().any(|c| c.rep().hit.kind == EvidenceKind::Tool) {
+        return None;
+    }
+    let searched: Vec<&str> = reports
+        .iter()
+        .filter(|r| {
+            input.source_kinds.get(&r.name).is_some_and(|k| k == "tools")
+                && matches!(r.status, SourceStatus::Ok | SourceStatus::Empty)
+        })
+        .map(|r| r.name.as_str())
+        .collect();
+    (!searched.is_empty()).then(|| {
+        format!(
+            "\nNo tool in the catalog ({}) matches this question; the answer above comes from the other sources.\n",
+            searched.join(", ")
+        )
+    })
+}
+
+/// Says plainly which sources failed, timed out, were cut off or were not asked.
+fn disclosure(reports: &[SourceReport], a: &Analysis) -> String {
+    let mut lines = Vec::new();
+    let problems: Vec<String> = reports
+        .iter()
+        .filter(|r| matches!(r.status, SourceStatus::Error | SourceStatus::Timeout))
+        .map(|r| {
+            format!(
+                "{} {} ({})",
+                r.name,
+                if r.status == SourceStatus::Timeout {
+                    "timed out"
+                } else {
+                    "failed"
+                },
+                r.note.as_deref().unwrap_or("no detail")
+            )
+        })
+        .collect();
+    if !problems.is_empty() {
+        lines.push(format!("**Not searched:** {}.", problems.join("; ")));
+    }
+    let cut: Vec<String> = reports
+        .iter()
+        .filter(|r| r.truncated)
+        .map(|r| match (&r.note, r.total) {
+            (Some(n), _) => format!("{} ({n})", r.name),
+            (None, Some(t)) if t > r.hits => format!("{} (read the best {} of {t} matches)", r.name, r.hits),
+            (None, _) => format!("{} (stopped at its limit of {} results)", r.name, r.hits),
+        })
+        .collect();
+    if !cut.is_empty() {
+        lines.push(format!("**Cut off:** {}.", cut.join("; ")));
+    }
+    let unreadable: Vec<String> = reports
+        .iter()
+        .filter_map(|r| {
+            let n = r.unreadable.filter(|&n| n > 0)?;
+            Some(format!(
+                "{} ({n} {} of its data could not be read)",
+                r.name,
+                if n == 1 { "entry" } else { "entries" }
+            ))
+        })
+        .collect();
+    if !unreadable.is_empty() {
+        lines.push(format!("**Left out:** {}.", unreadable.join("; ")));
+    }
+    // Skipped sources, grouped by why: the policy's choice, or another reason (disabled, or
+    // unable to list without words) said as it is.
+    let mut skipped: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for r in reports.iter().filter(|r| r.status == SourceStatus::Skipped) {
+        let why = r.note.as_deref().unwrap_or(crate::sources::pool::NOT_ASKED);
+        skipped.entry(why).or_default().push(r.name.as_str());
+    }
+    if let Some(names) = skipped.remove(crate::sources::pool::NOT_ASKED) {
+        lines.push(format!("Not asked for this kind of question: {}.", names.join(", ")));
+    }
+    for (why, names) in skipped {
+        lines.push(format!("Not asked: {} ({why}).", names.join(", ")));
+    }
+    if let Some(t) = &a.time_note {
+        lines.push(format!("Time window: {t}."));
+    }
+    if lines.is_empty() {
+        String::new()
+    } else {
+        format!("\n{}\n", lines.join("\n"))
+    }
+}
+
+fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceReport]) -> (String, usize) {
+    let searched: Vec<&str> = reports
+        .iter()
+        .filter(|r| matches!(r.status, SourceStatus::Ok | SourceStatus::Empty))
+        .map(|r| r.name.as_str())
+        .collect();
+    let mut out = format!(
+        "Not found: nothing in the searched sources ({}) answers this question.",
+        if searched.is_empty() {
+            "none answered".to_string()
+        } else {
+            searched.join(", ")
+        }
+    );
+    if let Some(c) = clusters.first() {
+        out.push_str(&format!(
+            " The closest match covers only {:.0}% of the question: “{}” ({}).",
+            c.rep().coverage * 100.0,
+            text::truncate_chars(
+                &conflict::best_sentence(c.rep(), input.analysis, input.lexicon, None),
+                120
+            ),
+            attribution(c)
+        ));
+    }
+    let prose_end = out.len();
+    out.push('\n');
+    out.push_str(&disclosure(reports, input.analysis));
+    (out.trim_end().to_string(), prose_end)
+}
+
+/// The readable Markdown form of a response (for the CLI and the MCP text block).
+pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
+    let mut out = String::new();
+    out.push_str(&r.answer);
+    out.push_str("\n\n");
+    let level = match r.confidence.level {
+        Level::High => "high",
+        Level::Moderate => "moderate",
+        Level::Low => "low",
+    };
+    let secondary = if r.intent.secondary.is_empty() {
+        String::new()
+    } else {
+        format!(
+            " (also {})",
+            r.intent
+                .secondary
+                .iter()
+                .map(|i| i.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    };
+    out.push_str(&format!(
+        "_Confidence: {level} ({:.2}): {}. Intent: {}{secondary}._\n",
+        r.confidence.score,
+        r.confidence.reasons.join("; "),
+        r.intent.intent
+    ));
+    if explain {
+        if !r.terms.is_empty() {
+            out.push_str("\n**Question terms** (each with what else counts for it)\n");
+            for t in &r.terms {
+                out.push_str(&format!("- {}\n", t.join(" | ")));
+            }
+        }
+        out.push_str("\n**Scores**\n");
+        for c in &r.citations {
+            out.push_str(&format!("[{}] {} score {:.3}\n", c.n, c.id, c.score));
+            for e in &c.explain {
+                let note = e.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
+                out.push_str(&format!(
+                    "    {:<14} weight {:.3} × value {:.3} = {:.3}{note}\n",
+                    e.factor, e.weight, e.value, e.contribution
+                ));
+            }
+            if !c.also_in.is_empty() {
+                out.push_str(&format!("    also_in: {}\n", c.also_in.join(", ")));
+            }
+        }
+        out.push_str("\n**Sources asked**\n");
+        for s in &r.sources {
+            out.push_str(&format!(
+                "{}: {:?}, {} hits, {} ms{}{}\n",
+                s.name,
+                s.status,
+                s.hits,
+                s.latency_ms,
+                if s.truncated { ", truncated" } else { "" },
+                s.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+            ));
+        }
+    }
+    out
+}

@@ -1,0 +1,460 @@
+//! `ask`: question -> intent -> policy -> per-source plan -> parallel fan-out (broadened where a
+//! source found nothing) -> the pure evidence pipeline in `answer::compose`.
+//!
+//! Invariant: a source failure is data in the answer, never an error of `ask`.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chrono::{DateTime, Utc};
+use tracing::Instrument;
+
+use crate::config::policy::{Broaden, Intent, Policies, Policy};
+use crate::config::{Config, SourceKind};
+use crate::pipeline::answer::{self, AskResponse, ComposeInput};
+use crate::pipeline::intent::{self, Classified};
+use crate::pipeline::query::{self, Analysis};
+use crate::sources::{SourceOutcome, SourcePool, SourceQuery, SourceStatus};
+use crate::util::yaml::Diagnostics;
+
+/// Questions longer than this are read only up to here (a pasted document is not a question).
+pub const MAX_QUESTION_CHARS: usize = 2_000;
+
+/// Per-question choices a caller may make.
+#[derive(Debug, Clone, Default)]
+pub struct AskOptions {
+    /// The clock ("now" for freshness and relative dates); the real clock when unset.
+    pub now: Option<DateTime<Utc>>,
+    /// Ask only these sources.
+    pub sources: Option<Vec<String>>,
+    /// Most hits per source.
+    pub limit: Option<usize>,
+    pub since: Option<DateTime<Utc>>,
+    pub until: Option<DateTime<Utc>>,
+    /// Use this intent instead of classifying.
+    pub intent: Option<Intent>,
+    /// The whole fan-out ends by then (default 15 s).
+    pub deadline: Option<Duration>,
+    /// Rank as a baseline instead of by the intent's policy (evaluation).
+    pub baseline: Option<Baseline>,
+    /// Told about each source as it finishes (progress reporting).
+    pub on_source_done: Option<crate::sources::pool::OnSourceDone>,
+}
+
+/// The naive strategies that `sagasu eval` measures the policies against. Both ask every
+/// source (no routing by intent).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Baseline {
+    /// Every hit newest first, nothing else (the naive fan-out merge).
+    Recency,
+    /// Equal weights of keyword, freshness, authority and completeness.
+    Uniform,
+}
+
+impl Baseline {
+    pub fn name(self) -> &'static str {
+        match self {
+            Baseline::Recency => "recency",
+            Baseline::Uniform => "uniform",
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum AskError {
+    #[error("the question is empty")]
+    Empty,
+    #[error("unknown source `{0}` (configured: {1})")]
+    UnknownSource(String, String),
+    /// Nothing in the question can be searched for (only stop words, punctuation, or only a
+    /// time): sending every source an empty query would only make them all fail.
+    #[error("{0}")]
+    NothingToSearch(String),
+    #[error("internal error: {0}")]
+    Internal(String),
+}
+
+/// Why `analysis` leaves nothing to search, if it does.
+fn nothing_to_search(analysis: &Analysis) -> Option<String> {
+    if !analysis.keywords.is_empty() || !analysis.phrases.is_empty() || !analysis.expansions.is_empty() {
+        return None;
+    }
+    let limits: Vec<String> = [
+        analysis.time_note.clone(),
+        analysis
+            .channel
+            .as_ref()
+            .filter(|c| !c.is_empty())
+            .map(|c| format!("in #{c}")),
+        analysis
+            .user
+            .as_ref()
+            .filter(|u| !u.is_empty())
+            .map(|u| format!("from @{u}")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
+    Some(if limits.is_empty() {
+        "the question has nothing to search for (only stop words or punctuation): say what you are \
+         looking for, e.g. `who owns the billing service?`"
+            .to_string()
+    } else {
+        format!(
+            "the question names only where or when to look ({}), not what to look for: add a topic, \
+             e.g. `what was decided about pricing last week?`",
+            limits.join(", ")
+        )
+    })
+}
+
+/// A loaded configuration, its policies and its source connections.
+pub struct Engine {
+    pub config: Config,
+    /// Shared with the blocking threads that rank and compose.
+    pub policies: Arc<Policies>,
+    pub pool: SourcePool,
+    kinds: Arc<HashMap<String, String>>,
+}
+
+/// Removes control characters (keeping line breaks as spaces) and trims.
+pub fn clean_question(q: &str) -> (String, bool) {
+    let cleaned: String = q.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let cleaned = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
+    let cut = cleaned.chars().count() > MAX_QUESTION_CHARS;
+    let cleaned = if cut {
+        cleaned.chars().take(MAX_QUESTION_CHARS).collect()
+    } else {
+        cleaned
+    };
+    (cleaned, cut)
+}
+
+impl Engine {
+    pub fn new(config: Config, policies: Policies) -> Engine {
+        let kinds = config
+            .sources
+            .iter()
+            .map(|s| (s.name.clone(), s.kind.as_str().to_string()))
+            .collect();
+        let pool = SourcePool::new(&config);
+        Engine {
+            config,
+            policies: Arc::new(policies),
+            pool,
+            kinds: Arc::new(kinds),
+        }
+    }
+
+    /// Loads a configuration and the policies it names (or `policies` instead).
+    pub fn load(config_path: &Path, policies: Option<&Path>) -> Result<Engine, Diagnostics> {
+        let config = Config::load(config_path)?;
+        let names: Vec<String> = config.sources.iter().map(|s| s.name.clone()).collect();
+        let dir = policies
+            .map(Path::to_path_buf)
+            .unwrap_or_else(|| config.policies.clone());
+        let policies = Policies::load(&dir, &names)?;
+        Ok(Engine::new(config, policies))
+    }
+
+    pub fn source_kinds(&self) -> &HashMap<String, String> {
+        &self.kinds
+    }
+
+    /// The per-source queries for a question (sources not asked are absent).
+    pub fn plan(&self, analysis: &Analysis, policy: &Policy, opts: &AskOptions) -> HashMap<String, SourceQuery> {
+        let mut out = HashMap::new();
+        for s in &self.config.sources {
+            if opts.sources.as_ref().is_some_and(|only| !only.contains(&s.name)) {
+                continue;
+            }
+            let pref = policy.source_pref(&s.name, s.kind.as_str());
+            let tool_source = s.kind == SourceKind::Tools;
+            let asked = opts.baseline.is_some() || pref.weight > 0.0 || (tool_source && analysis.tool_question);
+            if !asked {
+                continue;
+            }
+            let text = if tool_source {
+                // The catalog ranks descriptions: give it the words, not the filters, and the
+                // words the other sources are spared ("a PDF document").
+                [
+                    analysis.search_text(false),
+                    analysis.answer_kind_words.join(" "),
+                    analysis.repeated.join(" "),
+                ]
+                .join(" ")
+            } else {
+                analysis.search_text(true)
+            };
+            let q = SourceQuery {
+                text,
+                phrases: Vec::new(),
+                channel: if tool_source { None } else { analysis.channel.clone() },
+                user: if tool_source { None } else { analysis.user.clone() },
+                after: if tool_source {
+                    None
+                } else {
+                    opts.since.or(analysis.after)
+                },
+                before: if tool_source {
+                    None
+                } else {
+                    opts.until.or(analysis.before)
+                },
+                limit: opts.limit.unwrap_or(pref.limit).clamp(1, 200),
+            };
+            out.insert(s.name.clone(), q);
+        }
+        out
+    }
+
+    /// Answers a question. Sources that fail are reported in the answer, not as errors.
+    pub async fn ask(&self, question: &str, opts: &AskOptions) -> Result<AskResponse, AskError> {
+        let (question, cut) = clean_question(question);
+        if question.is_empty() {
+            return Err(AskError::Empty);
+        }
+        if let Some(only) = &opts.sources {
+            for s in only {
+                if self.config.source(s).is_none() {
+                    return Err(AskError::UnknownSource(s.clone(), self.config.source_names()));
+                }
+            }
+        }
+        let span = tracing::info_span!("ask", question = %crate::text::truncate_chars(&question, 80), latency_ms = tracing::field::Empty);
+        async move {
+            let start = Instant::now();
+            let now = opts.now.unwrap_or_else(Utc::now);
+            let mut classified = intent::classify(&question, &self.policies.intents);
+            if let Some(i) = opts.intent {
+                classified = Classified {
+                    intent: i,
+                    score: 1.0,
+                    secondary: Vec::new(),
+                };
+            }
+            let analysis = query::analyze_as(&question, Some(classified.intent), now, &self.policies.lexicon);
+            let no_words = nothing_to_search(&analysis);
+            let filtered = analysis.after.is_some()
+                || analysis.before.is_some()
+                || opts.since.is_some()
+                || opts.until.is_some()
+                || analysis.channel.as_ref().is_some_and(|c| !c.is_empty())
+                || analysis.user.as_ref().is_some_and(|u| !u.is_empty());
+            if let Some(why) = &no_words
+                && !filtered
+            {
+                return Err(AskError::NothingToSearch(why.clone()));
+            }
+            let own;
+            let mut policy = match opts.baseline {
+                Some(Baseline::Uniform) => {
+                    own = Policy::uniform(classified.intent);
+                    &own
+                }
+                Some(Baseline::Recency) => {
+                    own = Policy::recency(classified.intent);
+                    &own
+                }
+                None => self.policies.get(classified.intent),
+            };
+            let mut plan = self.plan(&analysis, policy, opts);
+            let fallback;
+            if plan.is_empty() && opts.sources.as_ref().is_none_or(|s| !s.is_empty()) {
+                // The policy prefers none of the configured sources (a workspace that is only a
+                // tool catalog, say): every source is asked, with equal weights, rather than
+                // answering without searching.
+                fallback = Policy::uniform(classified.intent);
+                policy = &fallback;
+                plan = self.plan(
+                    &analysis,
+                    policy,
+                    &AskOptions {
+                        baseline: Some(Baseline::Uniform),
+                        ..opts.clone()
+                    },
+                );
+            }
+            let mut unlistable: Vec<String> = Vec::new();
+            if let Some(why) = no_words {
+                // Only where, who or when: the sources that can list by their filters alone are
+                // asked (newest first); the others would only fail on an empty query.
+                plan.retain(|name, _| {
+                    let keep = self.config.source(name).is_some_and(|s| s.kind.can_browse());
+                    if !keep {
+                        unlistable.push(name.clone());
+                    }
+                    keep
+                });
+                if plan.is_empty() {
+                    return Err(AskError::NothingToSearch(format!(
+                        "{why} (none of the sources asked can list messages by time, place or person alone)"
+                    )));
+                }
+            }
+            let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
+            let mut outcomes = self
+                .pool
+                .search_all_with(&plan, deadline, opts.on_source_done.as_ref())
+                .await;
+            for o in outcomes.iter_mut().filter(|o| unlistable.contains(&o.name)) {
+                o.note = Some("cannot list by time, place or person without words to search for".into());
+            }
+            self.broaden(
+                &mut outcomes,
+                &plan,
+                &analysis,
+                policy,
+                deadline.saturating_sub(start.elapsed()),
+            )
+            .await;
+            // Ranking, dedup and composition are CPU work over every hit: they run on a blocking
+            // thread, so that one heavy ask never stalls the async workers that serve every
+            // other client.
+            let (policies, kinds, policy, question_owned) = (
+                self.policies.clone(),
+                self.kinds.clone(),
+                policy.clone(),
+                question.clone(),
+            );
+            let composed = tokio::task::spawn_blocking(move || {
+                answer::compose(
+                    ComposeInput {
+                        question: &question_owned,
+                        intent: classified,
+                        analysis: &analysis,
+                        policy: &policy,
+                        lexicon: &policies.lexicon,
+                        now,
+                        source_kinds: &kinds,
+                    },
+                    outcomes,
+                )
+            })
+            .await;
+            let mut response = match composed {
+                Ok(r) => r,
+                // The composer panicked: a bug, but one question's, not the server's.
+                Err(e) => return Err(AskError::Internal(format!("composing the answer failed: {e}"))),
+            };
+            if cut {
+                response.answer.push_str(&format!(
+                    "\n\n(The question was cut to its first {MAX_QUESTION_CHARS} characters.)"
+                ));
+            }
+            tracing::Span::current().record("latency_ms", start.elapsed().as_millis() as u64);
+            Ok(response)
+        }
+        .instrument(span)
+        .await
+    }
+
+    /// Retries sources that found nothing with a broader query, step by step (policy order):
+    /// drop dates, then location filters, then minor keywords.
+    async fn broaden(
+        &self,
+        outcomes: &mut [SourceOutcome],
+        plan: &HashMap<String, SourceQuery>,
+        analysis: &Analysis,
+        policy: &Policy,
+        left: Duration,
+    ) {
+        let start = Instant::now();
+        let mut current: HashMap<String, SourceQuery> = outcomes
+            .iter()
+            .filter(|o| o.status == SourceStatus::Empty)
+            .filter_map(|o| plan.get(&o.name).map(|q| (o.name.clone(), q.clone())))
+            // A query of filters only is its filters: without them nothing is left to ask.
+            .filter(|(_, q)| !q.text.trim().is_empty() || !q.phrases.is_empty())
+            .collect();
+        let mut steps_done: Vec<&str> = Vec::new();
+        let and_semantics: Vec<String> = self
+            .config
+            .sources
+            .iter()
+            .filter(|s| s.kind == SourceKind::Slack)
+            .map(|s| s.name.clone())
+            .collect();
+        for step in &policy.broaden {
+            if current.is_empty() || start.elapsed() >= left {
+                break;
+            }
+            let mut changed = false;
+            for (name, q) in current.iter_mut() {
+                match step {
+                    Broaden::DropDates if q.after.is_some() || q.before.is_some() => {
+                        q.after = None;
+                        q.before = None;
+                        changed = true;
+                    }
+                    Broaden::DropLocation if q.channel.is_some() || q.user.is_some() => {
+                        q.channel = None;
+                        q.user = None;
+                        changed = true;
+                    }
+                    // Dropping words only helps engines that require every word (Slack's search);
+                    // the others already match any word, so fewer words cannot find more.
+                    Broaden::DropMinorKeywords if analysis.keywords.len() > 2 && and_semantics.contains(name) => {
+                        let mut kw = analysis.keywords.clone();
+                        kw.sort_by_key(|k| std::cmp::Reverse(k.chars().count()));
+                        kw.truncate(2);
+                        q.text = kw.join(" ");
+                        changed = true;
+                    }
+                    _ => {}
+                }
+            }
+            if !changed {
+                continue;
+            }
+            steps_done.push(match step {
+                Broaden::DropDates => "dropped the date filter",
+                Broaden::DropLocation => "dropped channel and person filters",
+                Broaden::DropMinorKeywords => "kept only the main keywords",
+            });
+            let retry = self
+                .pool
+                .search_all(&current, left.saturating_sub(start.elapsed()))
+                .await;
+            for r in retry {
+                if r.status == SourceStatus::Ok {
+                    current.remove(&r.name);
+                    if let Some(o) = outcomes.iter_mut().find(|o| o.name == r.name) {
+                        let latency = o.latency_ms + r.latency_ms;
+                        *o = r;
+                        o.latency_ms = latency;
+                        let note = format!("nothing matched at first; broadened: {}", steps_done.join(", "));
+                        o.note = Some(match o.note.take() {
+                            Some(n) => format!("{note}; {n}"),
+                            None => note,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    pub async fn shutdown(&self) {
+        self.pool.shutdown().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn questions_are_cleaned_and_bounded() {
+        assert_eq!(
+            clean_question("  what\u{7}is\n\tthis?  "),
+            ("what is this?".to_string(), false)
+        );
+        let long = "a ".repeat(100_000);
+        let (q, cut) = clean_question(&long);
+        assert!(cut);
+        assert_eq!(q.chars().count(), MAX_QUESTION_CHARS);
+        assert_eq!(clean_question(" \n\t ").0, "");
+    }
+}

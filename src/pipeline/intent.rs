@@ -1,0 +1,107 @@
+//! Intent classification: which of the seven kinds of question this is, from the cues in
+//! `policies/intents.yaml`, with a score and a secondary intent when the question carries two.
+
+use serde::Serialize;
+
+use crate::config::policy::{Intent, IntentCues};
+
+/// The classified intent(s) of a question (contracts section 4: `intent`).
+#[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
+pub struct Classified {
+    #[serde(rename = "type")]
+    pub intent: Intent,
+    /// Share of the cue weight that went to the winner (0..1); 0 when no cue matched.
+    pub score: f64,
+    pub secondary: Vec<Intent>,
+}
+
+/// Whether `cue` occurs in `q` (both normalised): whole words for Latin text, substrings for
+/// Japanese (`text::find_phrase`).
+pub fn cue_matches(q: &str, cue: &str) -> bool {
+    crate::text::find_phrase(q, cue).is_some()
+}
+
+/// Classifies a question. Ties break by the order of `Intent::ALL`.
+pub fn classify(question: &str, cues: &IntentCues) -> Classified {
+    let q = crate::text::normalize(question);
+    let mut totals: Vec<(Intent, f64)> = Intent::ALL
+        .iter()
+        .map(|i| {
+            let w = cues
+                .cues
+                .get(i)
+                .map(|list| list.iter().filter(|c| cue_matches(&q, &c.text)).map(|c| c.weight).sum())
+                .unwrap_or(0.0);
+            (*i, w)
+        })
+        .collect();
+    let sum: f64 = totals.iter().map(|t| t.1).sum();
+    if sum <= 0.0 {
+        return Classified {
+            intent: Intent::Exploratory,
+            score: 0.0,
+            secondary: Vec::new(),
+        };
+    }
+    // stable sort keeps Intent::ALL order among equals
+    totals.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (top, top_w) = totals[0];
+    let secondary = totals[1..]
+        .iter()
+        .filter(|(_, w)| *w > 0.0 && *w >= top_w * cues.secondary_ratio)
+        .take(1)
+        .map(|(i, _)| *i)
+        .collect();
+    Classified {
+        intent: top,
+        score: (top_w / sum * 1000.0).round() / 1000.0,
+        secondary,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::policy::Policies;
+
+    fn cues() -> IntentCues {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
+        Policies::load(&dir, &[]).unwrap().intents
+    }
+
+    fn check(q: &str, expected: Intent) {
+        let c = classify(q, &cues());
+        assert_eq!(c.intent, expected, "{q}: {c:?}");
+    }
+
+    #[test]
+    fn english_and_japanese_questions() {
+        check("What did we decide about the Pro plan price?", Intent::Decision);
+        check("Where are we with the Postgres migration?", Intent::Status);
+        check("Where is the onboarding guide for new engineers?", Intent::Document);
+        check("Which tool lets me page the on-call engineer?", Intent::Document);
+        check("Who is the point of contact for the SOC 2 audit?", Intent::Person);
+        check("What is the rate limit of the public API?", Intent::Factual);
+        check("When did we switch CI to GitHub Actions?", Intent::Temporal);
+        check("What's going on with the Japan launch?", Intent::Exploratory);
+        check("価格改定について何が決まりましたか？", Intent::Decision);
+        check("PostgreSQL移行の進捗はどうなっていますか？", Intent::Status);
+        check("経費精算の手順はどこにありますか？", Intent::Document);
+        check("SOC 2監査の担当者は誰ですか？", Intent::Person);
+        check("パスワードは何日ごとに変更する必要がありますか？", Intent::Factual);
+        check("前回の障害はいつでしたか？", Intent::Temporal);
+        check("日本展開について教えて", Intent::Exploratory);
+    }
+
+    #[test]
+    fn secondary_intent_and_defaults() {
+        let c = classify("What did we decide about pricing, and who owns the rollout?", &cues());
+        assert_eq!(c.intent, Intent::Decision);
+        assert_eq!(c.secondary, vec![Intent::Person]);
+        let none = classify("zxqv", &cues());
+        assert_eq!((none.intent, none.score), (Intent::Exploratory, 0.0));
+        assert!(cue_matches("who owns it", "who"));
+        assert!(!cue_matches("whose", "who"));
+        assert!(cue_matches("what's going on", "what's going on"));
+    }
+}

@@ -1,0 +1,12 @@
+//! The stages a question goes through, in order: `intent` and `query` (what is asked), `ask`
+//! (the engine: plan per source, fan-out, broadening), `rank`, `dedup`, `conflict`,
+//! `confidence` and `answer` (what is said).
+
+pub mod answer;
+pub mod ask;
+pub mod confidence;
+pub mod conflict;
+pub mod dedup;
+pub mod intent;
+pub mod query;
+pub mod rank;

@@ -1,0 +1,1036 @@
+//! Query understanding: keywords (English stop words and Japanese particles removed), quoted
+//! phrases, explicit filters (`from:`, `in:`, `after:`, `before:`), time constraints relative to
+//! the clock ("last week", "since October", "in Q3", "先週", "10月以降", "今月"), and synonym
+//! expansion across the two languages. Pure: the clock is passed in.
+
+use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
+use serde::Serialize;
+
+use crate::config::policy::{Intent, Lexicon};
+use crate::text;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Lang {
+    En,
+    Ja,
+}
+
+/// What the question asks for, in searchable form.
+#[derive(Debug, Clone, PartialEq, Default, Serialize)]
+pub struct Analysis {
+    /// Content words as written (for the sources' own search engines).
+    pub keywords: Vec<String>,
+    /// Synonyms and translations of the keywords (from `lexicon.yaml`).
+    pub expansions: Vec<String>,
+    pub phrases: Vec<String>,
+    pub channel: Option<String>,
+    pub user: Option<String>,
+    pub after: Option<DateTime<Utc>>,
+    pub before: Option<DateTime<Utc>>,
+    /// The time constraint as understood, for people ("last week: 2026-11-09 to 2026-11-16").
+    pub time_note: Option<String>,
+    /// Words that only said what kind of answer the question's intent wants ("docs" in "where
+    /// are the onboarding docs?"): not searched in the evidence, but a tool's description may
+    /// use them ("generates PDF documents"), so the tool catalog is given them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub answer_kind_words: Vec<String>,
+    /// Keywords the question says more than once, once for each time after the first (by stem:
+    /// "song ... songs"): the tool catalog weighs a word by how often it is asked.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub repeated: Vec<String>,
+    /// The question asks which tool, command or integration does something.
+    pub tool_question: bool,
+    /// The question asks for recent evidence ("recent pricing talks", "the last incident").
+    pub prefer_recent: bool,
+    /// The question asks for the single latest occurrence ("the last incident", "前回の障害"),
+    /// not just recent ones.
+    pub latest: bool,
+    /// The keywords and phrases as ranking matches them: tokens, with their expansions.
+    #[serde(skip)]
+    pub concepts: Vec<Concept>,
+}
+
+/// A concept of the question: a keyword (or phrase) and its alternatives (itself, synonyms,
+/// translations), each alternative as its list of tokens and its weight.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Concept {
+    pub alternatives: Vec<(Vec<String>, f64)>,
+}
+
+/// Weight of a synonym or translation against the word itself.
+pub const EXPANSION_WEIGHT: f64 = 0.6;
+/// Weight of a translation (a lexicon member in the other language) against the word itself.
+pub const TRANSLATION_WEIGHT: f64 = 0.9;
+
+fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
+    let words = split_compounds(&a.keywords, lexicon);
+    let mut groups: Vec<Vec<String>> = Vec::new();
+    words
+        .iter()
+        .chain(&a.phrases)
+        .filter_map(|w| {
+            let toks = text::terms(w);
+            if toks.is_empty() {
+                return None;
+            }
+            let syns = expand(std::slice::from_ref(w), lexicon);
+            // Two words of one lexicon group ("年末年始の休業") are one concept, not two that any
+            // member of the group would cover at once.
+            let mut group: Vec<String> = syns
+                .iter()
+                .chain(std::iter::once(w))
+                .map(|x| text::normalize(x))
+                .collect();
+            group.sort();
+            if !syns.is_empty() {
+                if groups
+                    .iter()
+                    .any(|g| g.iter().all(|x| group.contains(x)) || group.iter().all(|x| g.contains(x)))
+                {
+                    return None;
+                }
+                groups.push(group);
+            }
+            let mut alts = vec![(toks, 1.0)];
+            for syn in syns {
+                let t = text::terms(&syn);
+                if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
+                    // The same word in the other language is nearer than a synonym.
+                    let weight = if text::is_japanese(&syn) != text::is_japanese(w) {
+                        TRANSLATION_WEIGHT
+                    } else {
+                        EXPANSION_WEIGHT
+                    };
+                    alts.push((t, weight));
+                }
+            }
+            Some(Concept { alternatives: alts })
+        })
+        .collect()
+}
+
+impl Analysis {
+    /// Keywords, phrases and expansions as one query string.
+    pub fn search_text(&self, with_expansions: bool) -> String {
+        let mut parts: Vec<&str> = self.keywords.iter().map(String::as_str).collect();
+        parts.extend(self.phrases.iter().map(String::as_str));
+        if with_expansions {
+            parts.extend(self.expansions.iter().map(String::as_str));
+        }
+        parts.join(" ")
+    }
+}
+
+pub fn language(question: &str) -> Lang {
+    if text::is_japanese(question) {
+        Lang::Ja
+    } else {
+        Lang::En
+    }
+}
+
+/// Extra filler that says nothing about the subject of a question.
+const QUESTION_FILLER: &[&str] = &[
+    // question shapes: "how often", "how much", "how long", "how fast"
+    "much",
+    "many",
+    "often",
+    "long",
+    "fast",
+    "quickly",
+    "soon",
+    "far",
+    "exactly",
+    "usually",
+    "typically",
+    "supposed",
+    "must",
+    "has",
+    "have",
+    "shall",
+    "may",
+    "might",
+    "ago",
+    "kind",
+    "sort",
+    "whats",
+    "currently",
+    "ever",
+    "anybody",
+    "somebody",
+    "someone",
+    "need",
+    "want",
+    "find",
+    "right",
+    "now",
+    "latest",
+    "thing",
+    "things",
+    "stuff",
+    "something",
+    "happened",
+    "happen",
+    "become",
+    "became",
+    "becomes",
+    "get",
+    "got",
+    "go",
+    "goes",
+    "going",
+    "happening",
+    "make",
+    "made",
+    "use",
+    "used",
+    "say",
+    "said",
+    "mean",
+    "current",
+    "actually",
+    "really",
+    "also",
+    "one",
+    "ones",
+    "lets",
+    "me",
+];
+
+/// Words that ask for recent evidence; they set `prefer_recent` instead of being searched.
+const RECENCY_WORDS: &[&str] = &[
+    "latest", "last", "recent", "recently", "lately", "newest", "previous", "前回", "最新", "直近", "最近",
+];
+/// Those of them that ask for the single latest occurrence; they also set `latest`.
+const LATEST_WORDS: &[&str] = &["latest", "last", "newest", "previous", "前回", "最新", "直近"];
+
+/// Words that say what kind of answer is wanted (a person, a status), not what the question is
+/// about.
+const ANSWER_TYPE_WORDS: &[&str] = &[
+    "owns",
+    "owner",
+    "owned",
+    "responsible",
+    "assignee",
+    "assigned",
+    "charge",
+    "担当者",
+    "責任者",
+    "担当",
+    // what a status question wants to know, not what it is about ("is the export done yet?")
+    "status",
+    "progress",
+    "done",
+    "finished",
+    "started",
+    "yet",
+    "far",
+    "along",
+    "ready",
+    "進捗",
+    "状況",
+    "準備状況",
+    "検討状況",
+    "進み具合",
+    // what a decision question wants to know ("what did we decide about CI?" is about CI)
+    "decide",
+    "decided",
+    "decision",
+    "decisions",
+    "settle",
+    "settled",
+    "pick",
+    "picked",
+    "choose",
+    "chose",
+    "chosen",
+    "select",
+    "selected",
+    "決定",
+    "決め",
+    "選定",
+    // what a "when" or "how long" question wants to know ("休業期間はいつから？")
+    "期間",
+    "日程",
+    "時期",
+    "日時",
+];
+
+/// Phrases that ask for a decision; their words say nothing about its subject.
+const DECISION_IDIOMS: &[&str] = &[
+    "final call",
+    "final say",
+    "final word",
+    "the call on",
+    "make the call",
+    "made the call",
+];
+
+/// Words that ask why; the question then asks for a reason.
+const WHY_WORDS: &[&str] = &["why", "なぜ", "何故", "どうして"];
+/// Words that name a reason; the first is what a "why" question searches for.
+const REASON_WORDS: &[&str] = &["reason", "reasons", "理由"];
+
+/// In a question for a document, words that say a document is wanted ("where are the onboarding
+/// docs?" is about onboarding; the guide that answers it may never call itself a doc). Outside
+/// such questions they may be the subject ("a tool that converts a document to PDF").
+const DOCUMENT_WORDS: &[&str] = &[
+    "doc",
+    "docs",
+    "document",
+    "documents",
+    "documentation",
+    "ドキュメント",
+    "資料",
+    "文書",
+    "spec",
+    "specs",
+    "specification",
+    "仕様",
+    "仕様書",
+];
+
+/// In an exploratory question, words that say an overview is wanted ("an overview of the Japan
+/// launch", "最近の価格の議論をまとめて").
+/// ("summary" and "summarize" are not: a summarizer may be what a question looks for.)
+const OVERVIEW_WORDS: &[&str] = &[
+    "overview",
+    "recap",
+    "discussion",
+    "discussions",
+    "全体像",
+    "概要",
+    "議論",
+];
+
+const TOOL_WORDS: &[&str] = &[
+    "tool",
+    "tools",
+    "integration",
+    "integrations",
+    "command",
+    "commands",
+    "ツール",
+    "コマンド",
+    "lets",
+    "let",
+    "allows",
+    "allow",
+];
+
+const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来"];
+
+const MONTHS: [&str; 12] = [
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+];
+
+fn month_index(w: &str) -> Option<u32> {
+    let w = w.trim_end_matches('.');
+    MONTHS
+        .iter()
+        .position(|m| *m == w || (w.len() >= 3 && m.starts_with(w) && w.len() <= m.len()))
+        .map(|i| i as u32 + 1)
+}
+
+fn day_start(d: NaiveDate) -> DateTime<Utc> {
+    Utc.from_utc_datetime(&d.and_hms_opt(0, 0, 0).unwrap_or_default())
+}
+
+/// The most recent first day of `month` at or before `now`.
+fn last_month_start(month: u32, now: DateTime<Utc>) -> DateTime<Utc> {
+    let year = if month <= now.month() {
+        now.year()
+    } else {
+        now.year() - 1
+    };
+    day_start(NaiveDate::from_ymd_opt(year, month, 1).unwrap_or_default())
+}
+
+fn add_months(t: DateTime<Utc>, n: u32) -> DateTime<Utc> {
+    let (y, m) = (t.year(), t.month() + n);
+    let (y, m) = (y + ((m - 1) / 12) as i32, (m - 1) % 12 + 1);
+    day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
+}
+
+/// One end of a time window (`None`: open).
+type Bound = Option<DateTime<Utc>>;
+
+struct TimeHit {
+    after: Option<DateTime<Utc>>,
+    before: Option<DateTime<Utc>>,
+    label: String,
+}
+
+/// Finds a time constraint in the (normalised) question and returns it with the byte range of
+/// the words that expressed it.
+fn find_time(q: &str, now: DateTime<Utc>) -> Option<(TimeHit, (usize, usize))> {
+    let today = day_start(now.date_naive());
+    let week_start = today - Duration::days(now.weekday().num_days_from_monday() as i64);
+    let month_start = day_start(NaiveDate::from_ymd_opt(now.year(), now.month(), 1).unwrap_or_default());
+    let year_start = day_start(NaiveDate::from_ymd_opt(now.year(), 1, 1).unwrap_or_default());
+    let fixed: Vec<(&str, Bound, Bound)> = vec![
+        ("yesterday", Some(today - Duration::days(1)), Some(today)),
+        ("today", Some(today), None),
+        ("this week", Some(week_start), None),
+        ("last week", Some(week_start - Duration::days(7)), Some(week_start)),
+        ("past week", Some(today - Duration::days(7)), None),
+        ("this month", Some(month_start), None),
+        ("last month", Some(prev_month_start(month_start)), Some(month_start)),
+        ("past month", Some(today - Duration::days(30)), None),
+        ("this year", Some(year_start), None),
+        (
+            "last year",
+            Some(day_start(
+                NaiveDate::from_ymd_opt(now.year() - 1, 1, 1).unwrap_or_default(),
+            )),
+            Some(year_start),
+        ),
+        ("昨日", Some(today - Duration::days(1)), Some(today)),
+        ("今日", Some(today), None),
+        ("今週", Some(week_start), None),
+        ("先週", Some(week_start - Duration::days(7)), Some(week_start)),
+        ("今月", Some(month_start), None),
+        ("先月", Some(prev_month_start(month_start)), Some(month_start)),
+        ("今年", Some(year_start), None),
+        (
+            "去年",
+            Some(day_start(
+                NaiveDate::from_ymd_opt(now.year() - 1, 1, 1).unwrap_or_default(),
+            )),
+            Some(year_start),
+        ),
+        (
+            "昨年",
+            Some(day_start(
+                NaiveDate::from_ymd_opt(now.year() - 1, 1, 1).unwrap_or_default(),
+            )),
+            Some(year_start),
+        ),
+    ];
+    for (phrase, after, before) in fixed {
+        if let Some(i) = text::find_phrase(q, phrase) {
+            let range = (i, i + phrase.len());
+            let hit = TimeHit {
+                after,
+                before,
+                label: phrase.to_string(),
+            };
+            return Some((hit, range));
+        }
+    }
+    // "in q3", "q3", "第3四半期"
+    static QUARTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?:(?-u:\b)(?:in |during )?q([1-4])(?-u:\b)|第([1-4])四半期)").expect("valid regex")
+    });
+    if let Some(c) = QUARTER.captures(q) {
+        let n: u32 = c
+            .get(1)
+            .or_else(|| c.get(2))
+            .and_then(|m| m.as_str().parse().ok())
+            .unwrap_or(1);
+        let start_month = (n - 1) * 3 + 1;
+        let start = last_month_start(start_month, now);
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or((0, 0));
+        return Some((
+            TimeHit {
+                after: Some(start),
+                before: Some(add_months(start, 3)),
+                label: format!("Q{n}"),
+            },
+            m,
+        ));
+    }
+    // "since october", "after october", "from october"; "in october", "during october"
+    static MONTH_EN: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"\b(since|after|from|in|during) (jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\b")
+            .expect("valid regex")
+    });
+    if let Some(c) = MONTH_EN.captures(q) {
+        let month = month_index(&c[2])?;
+        let start = last_month_start(month, now);
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or((0, 0));
+        let (after, before) = match &c[1] {
+            "in" | "during" => (Some(start), Some(add_months(start, 1))),
+            _ => (Some(start), None),
+        };
+        return Some((
+            TimeHit {
+                after,
+                before,
+                label: c[0].to_string(),
+            },
+            m,
+        ));
+    }
+    // "10月以降", "10月から"
+    static MONTH_JA: std::sync::LazyLock<regex::Regex> =
+        std::sync::LazyLock::new(|| regex::Regex::new(r"(1[0-2]|[1-9])月(以降|から)").expect("valid regex"));
+    if let Some(c) = MONTH_JA.captures(q) {
+        let month: u32 = c[1].parse().ok()?;
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or((0, 0));
+        return Some((
+            TimeHit {
+                after: Some(last_month_start(month, now)),
+                before: None,
+                label: c[0].to_string(),
+            },
+            m,
+        ));
+    }
+    None
+}
+
+fn prev_month_start(month_start: DateTime<Utc>) -> DateTime<Utc> {
+    let d = month_start.date_naive();
+    let (y, m) = if d.month() == 1 {
+        (d.year() - 1, 12)
+    } else {
+        (d.year(), d.month() - 1)
+    };
+    day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
+}
+
+/// Splits a question into content words (see the module docs).
+pub fn keywords(q: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut push = |w: String| {
+        if !w.is_empty() && !out.contains(&w) {
+            out.push(w);
+        }
+    };
+    let mut cur = String::new();
+    let mut cur_kind = 0u8; // 0 none, 1 latin word, 2 kanji, 3 katakana
+    let flush = |cur: &mut String, kind: u8, push: &mut dyn FnMut(String)| {
+        let w = std::mem::take(cur);
+        match kind {
+            1 => {
+                let mut w = w.trim_matches(|c: char| c == '-' || c == '\'' || c == '.').to_string();
+                // English contractions and possessives: "what's", "don't", "company's".
+                if let Some((base, suffix)) = w.split_once('\'')
+                    && matches!(
+                        suffix.to_lowercase().as_str(),
+                        "s" | "re" | "ve" | "ll" | "d" | "m" | "t"
+                    )
+                {
+                    // "don't", "isn't": a negated helper verb; "it's", "what's", "we're": a
+                    // pronoun or question word with a verb; "company's": the noun.
+                    let lb = base.to_lowercase();
+                    w = if suffix.eq_ignore_ascii_case("t")
+                        || text::is_stop_word(&lb)
+                        || QUESTION_FILLER.contains(&lb.as_str())
+                        || text::REQUEST_FILLER.contains(&lb.as_str())
+                    {
+                        String::new()
+                    } else {
+                        base.to_string()
+                    };
+                }
+                let lw = w.to_lowercase();
+                if lw.is_empty()
+                    || text::is_stop_word(&lw)
+                    || QUESTION_FILLER.contains(&lw.as_str())
+                    || text::REQUEST_FILLER.contains(&lw.as_str())
+                {
+                    return;
+                }
+                push(w);
+            }
+            2 | 3 => {
+                let n = w.chars().count();
+                if text::is_stop_word(&w) || (n == 1 && JA_FILLER.contains(&w.as_str())) {
+                    return;
+                }
+                push(w);
+            }
+            _ => {}
+        }
+    };
+    for c in q.chars() {
+        let kind = if c.is_ascii_alphanumeric() || c == '$' || matches!(c, '-' | '\'' | '.' | '%') && cur_kind == 1 {
+            1
+        } else if matches!(c, '\u{30A0}'..='\u{30FF}') {
+            3
+        } else if is_cjk_content(c) {
+            2
+        } else {
+            0
+        };
+        if kind != cur_kind && !cur.is_empty() {
+            flush(&mut cur, cur_kind, &mut push);
+        }
+        if kind != 0 {
+            cur.push(c);
+        }
+        cur_kind = kind;
+    }
+    if !cur.is_empty() {
+        flush(&mut cur, cur_kind, &mut push);
+    }
+    // A lone kanji is usually a verb stem or counter (書, 決); keep it only when it is all there is.
+    if out.len() > 1 {
+        let lone = |w: &String| w.chars().count() == 1 && w.chars().all(|c| !c.is_ascii());
+        if out.iter().any(|w| !lone(w)) {
+            out.retain(|w| !lone(w));
+        }
+    }
+    out
+}
+
+fn is_cjk_content(c: char) -> bool {
+    matches!(c, '\u{30A0}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '々')
+        || (c.is_alphanumeric() && !c.is_ascii() && !matches!(c, '\u{3040}'..='\u{309F}'))
+}
+
+/// Synonyms and translations of `keywords` from the lexicon's groups. A keyword matches a
+/// group member when their stems are equal (English) or one contains the other (Japanese,
+/// two characters or more).
+pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
+    let stems: Vec<Vec<String>> = keywords.iter().map(|k| text::terms(k)).collect();
+    let normalized: Vec<String> = keywords.iter().map(|k| text::normalize(k)).collect();
+    let mut out: Vec<String> = Vec::new();
+    for group in &lexicon.synonyms {
+        let hit = group.iter().any(|member| {
+            if member.is_ascii() {
+                // Stemmed once per member, not once per keyword.
+                let ms = text::terms(member);
+                !ms.is_empty() && stems.contains(&ms)
+            } else {
+                member.chars().count() >= 2
+                    && normalized
+                        .iter()
+                        .any(|k| k.contains(member.as_str()) || (k.chars().count() >= 2 && member.contains(k.as_str())))
+            }
+        });
+        if hit {
+            for m in group {
+                let already = keywords.iter().any(|k| text::normalize(k) == *m) || out.contains(m);
+                if !already {
+                    out.push(m.clone());
+                }
+            }
+        }
+    }
+    out.truncate(16);
+    out
+}
+
+/// Japanese compounds split at the lexicon's words and the answer-type words they contain
+/// ("休業期間" -> "休業", "期間"; "適格請求書" -> "適格", "請求書"), so that each part is a concept
+/// of its own; answer-type parts and one-character remnants are dropped.
+/// The longest run of kanji or katakana read as one compound (real compounds are far shorter:
+/// 量産判定会議 is six).
+const MAX_COMPOUND_CHARS: usize = 24;
+
+fn split_compounds(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    // The words a compound is split at, once per question (a set, so a look-up costs the same
+    // for any lexicon), and the longest of them in characters: no longer piece is looked up.
+    let mut vocabulary: std::collections::HashSet<&str> = ANSWER_TYPE_WORDS.iter().copied().collect();
+    vocabulary.extend(lexicon.synonyms.iter().flatten().map(String::as_str));
+    let longest = vocabulary.iter().map(|w| w.chars().count()).max().unwrap_or(0);
+    let known = |w: &str| vocabulary.contains(w);
+    fn pieces<'a>(w: &'a str, known: &dyn Fn(&str) -> bool, longest: usize, out: &mut Vec<&'a str>) {
+        let chars: Vec<(usize, char)> = w.char_indices().collect();
+        let n = chars.len();
+        let end_of = |i: usize| chars.get(i).map_or(w.len(), |c| c.0);
+        // The longest known word inside, leftmost first.
+        for len in (2..n.min(longest + 1)).rev() {
+            for start in 0..=n - len {
+                let sub = &w[chars[start].0..end_of(start + len)];
+                if known(sub) {
+                    pieces(&w[..chars[start].0], known, longest, out);
+                    out.push(sub);
+                    pieces(&w[end_of(start + len)..], known, longest, out);
+                    return;
+                }
+            }
+        }
+        if n >= 2 {
+            out.push(w);
+        }
+    }
+    for k in keywords {
+        let nk = text::normalize(k);
+        if k.is_ascii() || nk.chars().count() < 3 {
+            out.push(k.clone());
+            continue;
+        }
+        let mut parts = Vec::new();
+        if known(&nk) {
+            parts.push(nk.as_str());
+        } else {
+            // A run longer than any real compound (a pasted paragraph, an attack) is split
+            // into compound-sized chunks first, so the work stays linear in its length.
+            let bounds: Vec<usize> = nk
+                .char_indices()
+                .map(|(i, _)| i)
+                .step_by(MAX_COMPOUND_CHARS)
+                .chain(std::iter::once(nk.len()))
+                .collect();
+            for w in bounds.windows(2) {
+                pieces(&nk[w[0]..w[1]], &known, longest, &mut parts);
+            }
+        }
+        let kept: Vec<&str> = parts
+            .iter()
+            .copied()
+            .filter(|p| !ANSWER_TYPE_WORDS.contains(p))
+            .collect();
+        if kept.is_empty() {
+            out.push(k.clone());
+        }
+        for p in kept {
+            if !out.iter().any(|o| o == p) {
+                out.push(p.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// True when "last" ends the question, where it is the verb ("how long did it last?").
+fn ends_with_verb_last(question: &str) -> bool {
+    let q = text::normalize(question);
+    let words: Vec<&str> = q
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
+    words.last() == Some(&"last") && words.iter().filter(|w| **w == "last").count() == 1
+}
+
+/// Analyses a question against the clock `now`.
+pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
+    analyze_as(question, None, now, lexicon)
+}
+
+/// `analyze` for a question of a known intent: words that only say what kind of answer that
+/// intent wants (a document, an overview) are not searched for.
+pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
+    let mut a = Analysis::default();
+    let mut rest = String::new();
+    // quoted phrases
+    let mut in_quote = false;
+    let mut phrase = String::new();
+    for c in question.chars() {
+        match c {
+            '"' | '“' | '”' | '「' | '」' => {
+                if in_quote && !phrase.trim().is_empty() {
+                    a.phrases.push(phrase.trim().to_string());
+                }
+                phrase.clear();
+                in_quote = !in_quote;
+                rest.push(' ');
+            }
+            _ if in_quote => phrase.push(c),
+            _ => rest.push(c),
+        }
+    }
+    if in_quote {
+        rest.push_str(&phrase);
+    }
+    // explicit filters
+    let mut words = Vec::new();
+    for w in rest.split_whitespace() {
+        let lw = w.to_lowercase();
+        if let Some(v) = lw.strip_prefix("from:") {
+            a.user = Some(v.trim_start_matches('@').to_string());
+        } else if let Some(v) = lw.strip_prefix("in:") {
+            a.channel = Some(v.trim_start_matches('#').to_string());
+        } else if let Some(t) = lw.strip_prefix("after:").and_then(crate::text::parse_time) {
+            a.after = Some(t);
+        } else if let Some(t) = lw.strip_prefix("before:").and_then(crate::text::parse_time) {
+            a.before = Some(t);
+        } else {
+            words.push(w);
+        }
+    }
+    let mut body = text::normalize(&words.join(" "));
+    if a.after.is_none()
+        && a.before.is_none()
+        && let Some((t, (s, e))) = find_time(&body, now)
+    {
+        a.after = t.after;
+        a.before = t.before;
+        let fmt = |d: DateTime<Utc>| d.format("%Y-%m-%d").to_string();
+        a.time_note = Some(match (t.after, t.before) {
+            (Some(x), Some(y)) => format!("{}: {} to {}", t.label, fmt(x), fmt(y)),
+            (Some(x), None) => format!("{}: since {}", t.label, fmt(x)),
+            (None, Some(y)) => format!("{}: before {}", t.label, fmt(y)),
+            (None, None) => t.label,
+        });
+        body.replace_range(s..e, " ");
+    }
+    a.keywords = keywords(&body);
+    let is_in = |k: &String, list: &[&str]| list.contains(&text::normalize(k).as_str());
+    if a.keywords.iter().any(|k| is_in(k, RECENCY_WORDS)) {
+        a.prefer_recent = true;
+        a.latest = a.keywords.iter().any(|k| is_in(k, LATEST_WORDS));
+        if a.latest && ends_with_verb_last(question) {
+            // "How long did the outage last?": the verb, not "the last outage".
+            a.latest = false;
+            a.prefer_recent = a
+                .keywords
+                .iter()
+                .any(|k| is_in(k, RECENCY_WORDS) && text::normalize(k) != "last");
+        }
+        if a.keywords.len() > 1 {
+            a.keywords.retain(|k| !is_in(k, RECENCY_WORDS));
+        }
+    }
+    // Idioms that ask for a decision ("what's the final call on pricing?") name no subject.
+    let idioms: Vec<&str> = DECISION_IDIOMS
+        .iter()
+        .filter(|p| crate::pipeline::intent::cue_matches(&body, p))
+        .flat_map(|p| p.split_whitespace())
+        .collect();
+    let answer_type = |k: &String| is_in(k, ANSWER_TYPE_WORDS) || idioms.contains(&text::normalize(k).as_str());
+    if a.keywords.iter().any(|k| !answer_type(k)) {
+        a.keywords.retain(|k| !answer_type(k));
+    }
+    let nq = text::normalize(question);
+    // "Why ...?" asks for a reason, as "理由は？" does: the reason is a concept to search for
+    // (its lexicon group brings "because", "理由"), not a stop word to drop.
+    if WHY_WORDS.iter().any(|c| crate::pipeline::intent::cue_matches(&nq, c))
+        && !a.keywords.iter().any(|k| is_in(k, REASON_WORDS))
+    {
+        a.keywords.push(REASON_WORDS[0].to_string());
+    }
+    a.tool_question = lexicon
+        .tool_cues
+        .iter()
+        .any(|c| crate::pipeline::intent::cue_matches(&nq, c));
+    if a.tool_question {
+        // "tool" says what kind of answer is wanted, not what it is about.
+        a.keywords.retain(|k| !is_in(k, TOOL_WORDS));
+    } else {
+        let wanted = match intent {
+            Some(Intent::Document) => DOCUMENT_WORDS,
+            Some(Intent::Exploratory) => OVERVIEW_WORDS,
+            _ => &[],
+        };
+        if a.keywords.iter().any(|k| !is_in(k, wanted)) {
+            let (kind, about) = std::mem::take(&mut a.keywords)
+                .into_iter()
+                .partition(|k| is_in(k, wanted));
+            a.answer_kind_words = kind;
+            a.keywords = about;
+        }
+    }
+    a.expansions = expand(&a.keywords, lexicon);
+    a.concepts = concepts(&a, lexicon);
+    let said = text::terms(&body);
+    let mut seen = Vec::new();
+    for k in &a.keywords {
+        if let [t] = text::terms(k).as_slice()
+            && !seen.contains(t)
+        {
+            seen.push(t.clone());
+            let times = said.iter().filter(|s| *s == t).count();
+            a.repeated
+                .extend(std::iter::repeat_n(k.clone(), times.saturating_sub(1)));
+        }
+    }
+    a
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn now() -> DateTime<Utc> {
+        "2026-11-20T09:00:00Z".parse().unwrap()
+    }
+
+    fn lexicon() -> Lexicon {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
+        crate::config::policy::Policies::load(&dir, &[]).unwrap().lexicon
+    }
+
+    #[test]
+    fn words_said_again_are_kept_for_the_catalog() {
+        let a = analyze("I love songs. Which song app plays a song offline?", now(), &lexicon());
+        assert_eq!(a.repeated.len(), 2, "{:?}", a.repeated);
+        assert!(
+            a.repeated.iter().all(|k| text::terms(k) == text::terms("song")),
+            "{:?}",
+            a.repeated
+        );
+        assert!(
+            analyze("which app plays songs offline?", now(), &lexicon())
+                .repeated
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn keywords_drop_stop_words_and_particles() {
+        assert_eq!(
+            keywords("what did we decide about the q3 price increase?"),
+            ["decide", "q3", "price", "increase"]
+        );
+        assert_eq!(keywords("v3のリリースはいつですか？"), ["v3", "リリース"]);
+        assert_eq!(keywords("前回の障害はいつ？"), ["前回", "障害"]);
+        assert_eq!(
+            keywords("how much is the pro plan per seat ($45?)"),
+            ["pro", "plan", "per", "seat", "$45"]
+        );
+        assert_eq!(keywords("who owns on-call for sre"), ["owns", "on-call", "sre"]);
+        // Contractions say nothing about the subject; a possessive keeps its noun.
+        assert_eq!(keywords("What's going on with pricing lately?"), ["pricing", "lately"]);
+        assert_eq!(
+            keywords("Why don't we ship the company's app?"),
+            ["ship", "company", "app"]
+        );
+        assert_eq!(keywords("火星オフィスの住所は？"), ["火星", "オフィス", "住所"]);
+        // How a request is put is not what it asks for.
+        assert_eq!(
+            keywords("Could you kindly assist me with this extremely tricky Sudoku?"),
+            ["tricky", "Sudoku"]
+        );
+        assert!(text::is_request_filler(&text::terms("assistance")[0]) && !text::is_request_filler("sudoku"));
+        assert_eq!(
+            keywords("経費精算の期限はどこに書いてありますか？"),
+            ["経費精算", "期限"]
+        );
+    }
+
+    #[test]
+    fn why_asks_for_a_reason_and_answer_kinds_are_not_searched() {
+        let lx = lexicon();
+        let a = analyze("Why did we pick Postgres for billing?", now(), &lx);
+        assert_eq!(a.keywords, ["postgres", "billing", "reason"]);
+        let a = analyze("What's the final call on the Pro plan price?", now(), &lx);
+        assert_eq!(a.keywords, ["pro", "plan", "price"]);
+        let a = analyze("Who is on call this week?", now(), &lx);
+        assert!(a.keywords.iter().any(|k| k == "call"), "{:?}", a.keywords);
+        let a = analyze("課金DBをPostgreSQLに移す理由は？", now(), &lx);
+        assert_eq!(a.keywords.iter().filter(|k| *k == "理由" || *k == "reason").count(), 1);
+        let doc = Some(Intent::Document);
+        let a = analyze_as("Where are the onboarding docs for new engineers?", doc, now(), &lx);
+        assert_eq!(a.keywords, ["onboarding", "new", "engineers"]);
+        assert_eq!(a.answer_kind_words, ["docs"]);
+        // Only a question for a document wants one; elsewhere a document may be the subject.
+        let a = analyze_as("Who reviewed the security document?", Some(Intent::Person), now(), &lx);
+        assert!(a.keywords.iter().any(|k| k == "document"), "{:?}", a.keywords);
+        let a = analyze_as("Which tool converts a document to PDF?", doc, now(), &lx);
+        assert!(a.keywords.iter().any(|k| k == "document"), "{:?}", a.keywords);
+        let a = analyze_as("最近の価格の議論をまとめて", Some(Intent::Exploratory), now(), &lx);
+        assert_eq!(a.keywords, ["価格"]);
+    }
+
+    #[test]
+    fn relative_times() {
+        let lx = lexicon();
+        let a = analyze("What happened in #incidents last week?", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-11-09T00:00:00+00:00");
+        assert_eq!(a.before.unwrap().to_rfc3339(), "2026-11-16T00:00:00+00:00");
+        assert_eq!(a.keywords, ["incidents"]);
+        let a = analyze("pricing changes since October", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+        assert!(a.before.is_none());
+        assert_eq!(a.keywords, ["pricing", "changes"]);
+        let a = analyze("Q3の売上", now(), &lx);
+        assert_eq!((a.after.unwrap().month(), a.before.unwrap().month()), (7, 10));
+        let a = analyze("10月以降の障害", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+        assert_eq!(a.keywords, ["障害"]);
+        let a = analyze("今月のリリース", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-11-01T00:00:00+00:00");
+        let a = analyze("先月の障害", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+        assert_eq!(a.before.unwrap().to_rfc3339(), "2026-11-01T00:00:00+00:00");
+        let a = analyze("deploys in December", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2025-12-01T00:00:00+00:00");
+        let a = analyze("what changed last month", now(), &lx);
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
+    }
+
+    #[test]
+    fn filters_phrases_and_expansion() {
+        let a = analyze(
+            "\"per seat\" price from:@aiko in:#pricing after:2026-09-01",
+            now(),
+            &lexicon(),
+        );
+        assert_eq!(a.phrases, ["per seat"]);
+        assert_eq!(a.user.as_deref(), Some("aiko"));
+        assert_eq!(a.channel.as_deref(), Some("pricing"));
+        assert_eq!(a.after.unwrap().to_rfc3339(), "2026-09-01T00:00:00+00:00");
+        assert!(a.expansions.contains(&"価格".to_string()), "{:?}", a.expansions);
+        let ja = analyze("v3のリリースはいつ？", now(), &lexicon());
+        assert!(ja.expansions.contains(&"release".to_string()), "{:?}", ja.expansions);
+        assert!(analyze("Which tool lets me page the on-call?", now(), &lexicon()).tool_question);
+        assert!(!analyze("Who is on call?", now(), &lexicon()).tool_question);
+    }
+
+    /// The first token list of each concept (the word itself).
+    fn heads(a: &Analysis) -> Vec<String> {
+        a.concepts.iter().map(|c| c.alternatives[0].0.join(" ")).collect()
+    }
+
+    #[test]
+    fn japanese_compounds_split_at_known_words() {
+        let lx = lexicon();
+        // "期間" asks for the answer's kind (a period); "休業" is the subject.
+        let a = analyze("年末年始の休業期間はいつから？", now(), &lx);
+        let h = heads(&a);
+        assert!(!h.iter().any(|t| t.contains("期間")), "{h:?}");
+        // Two words of one lexicon group (year-end holidays, closure) make one concept.
+        assert_eq!(h.len(), 1, "{h:?}");
+        let a = analyze("適格請求書の対応", now(), &lx);
+        let h = heads(&a);
+        assert!(
+            h.contains(&"適格".to_string()) && h.contains(&"請求 求書".to_string()),
+            "{h:?}"
+        );
+    }
+
+    #[test]
+    fn translations_weigh_more_than_synonyms() {
+        let a = analyze("大阪オフィス", now(), &lexicon());
+        let osaka = &a.concepts[0].alternatives;
+        let en = osaka.iter().find(|(t, _)| t == &["osaka".to_string()]).unwrap();
+        assert_eq!(en.1, TRANSLATION_WEIGHT);
+        let b = analyze("office", now(), &lexicon());
+        let ja = b.concepts[0]
+            .alternatives
+            .iter()
+            .find(|(t, _)| t.join("") == "拠点")
+            .unwrap();
+        assert_eq!(ja.1, TRANSLATION_WEIGHT);
+        let b = analyze("outage", now(), &lexicon());
+        let syn = b.concepts[0]
+            .alternatives
+            .iter()
+            .find(|(t, _)| t[0] == "incid")
+            .unwrap();
+        assert_eq!(syn.1, EXPANSION_WEIGHT);
+    }
+
+    #[test]
+    fn latest_versus_recent_versus_the_verb_last() {
+        let lx = lexicon();
+        let a = analyze("When was the last incident?", now(), &lx);
+        assert!(a.latest && a.prefer_recent);
+        let a = analyze("最近の価格の議論をまとめて", now(), &lx);
+        assert!(a.prefer_recent && !a.latest);
+        let a = analyze("How long did the EU login outage last?", now(), &lx);
+        assert!(!a.latest && !a.prefer_recent);
+        assert!(!a.keywords.contains(&"last".to_string()), "{:?}", a.keywords);
+        // Decision words say what is asked, not what it is about.
+        let a = analyze("What was decided about CI tooling?", now(), &lx);
+        assert_eq!(a.keywords, ["ci", "tooling"]);
+    }
+}

@@ -1,0 +1,872 @@
+//! The scoring engine: pooled BM25 over every hit returned for a question (CJK-aware tokens,
+//! long texts scored passage by passage), fuzzy matching for names and typos, and the policy's
+//! factors (keyword, freshness, authority, completeness) fused into one score that explains
+//! itself.
+//!
+//! Invariant: rank does no I/O and reads no clock; `now` is passed in.
+//! Invariant: the order is total: score, then source name, then hit id.
+
+use std::collections::HashMap;
+
+use rustc_hash::{FxHashMap, FxHashSet};
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+
+use crate::config::policy::{Lexicon, Policy};
+use crate::hit::{EvidenceKind, Hit};
+use crate::pipeline::query::Analysis;
+use crate::text;
+
+/// One factor's part in a score.
+#[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
+pub struct Explain {
+    pub factor: &'static str,
+    pub weight: f64,
+    pub value: f64,
+    pub contribution: f64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A hit with its score.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Evidence {
+    pub hit: Hit,
+    /// Byte range in `hit.text` of the best-matching passage.
+    pub passage: (usize, usize),
+    pub keyword: f64,
+    pub freshness: f64,
+    pub authority: f64,
+    pub completeness: f64,
+    /// Share of the question's concepts (IDF-weighted) that the best passage covers.
+    pub coverage: f64,
+    pub score: f64,
+    /// What `explain` needs besides the factors.
+    pub why: Why,
+}
+
+/// The inputs of a score that are not factors: the weights used, the source's weight, and notes.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Why {
+    pub weights: crate::config::policy::Weights,
+    pub source_weight: f64,
+    pub auth_note: Option<&'static str>,
+    pub age_days: Option<i64>,
+    pub intent: crate::config::policy::Intent,
+    /// What freshness and authority were scaled by: the coverage (a tool's match, for a tool),
+    /// or 1 when the policy has no relevance gate.
+    pub gate: f64,
+}
+
+impl Evidence {
+    /// The score broken into the policy's factors (built on demand: only citations need it).
+    pub fn explain(&self) -> Vec<Explain> {
+        let w = self.why.weights;
+        let gate = self.why.gate;
+        let item = |factor, weight: f64, value: f64, g: f64, note: Option<String>| Explain {
+            factor,
+            weight: round3(weight),
+            value: round3(value),
+            contribution: round3(weight * value * g * self.why.source_weight),
+            note,
+        };
+        vec![
+            item("keyword", w.keyword, self.keyword, 1.0, None),
+            item(
+                "freshness",
+                w.freshness,
+                self.freshness,
+                gate,
+                self.why.age_days.map(|d| format!("{d} days old")),
+            ),
+            item(
+                "authority",
+                w.authority,
+                self.authority,
+                gate,
+                Some(
+                    self.why
+                        .auth_note
+                        .map(str::to_string)
+                        .unwrap_or_else(|| self.hit.kind.to_string()),
+                ),
+            ),
+            item(
+                "completeness",
+                w.completeness,
+                self.completeness,
+                1.0,
+                Some(format!("covers {:.0}% of the question", self.coverage * 100.0)),
+            ),
+            Explain {
+                factor: "source_weight",
+                weight: 1.0,
+                value: round3(self.why.source_weight),
+                contribution: 0.0,
+                note: Some(format!(
+                    "{} in the {} policy; contributions include it",
+                    self.hit.source, self.why.intent
+                )),
+            },
+            Explain {
+                factor: "relevance_gate",
+                weight: 1.0,
+                value: round3(gate),
+                contribution: 0.0,
+                note: Some(
+                    if self.hit.kind == EvidenceKind::Tool {
+                        "freshness and authority are scaled by the tool's match (coverage and catalog score)"
+                    } else {
+                        "freshness and authority are scaled by coverage"
+                    }
+                    .into(),
+                ),
+            },
+        ]
+    }
+
+    pub fn passage_text(&self) -> &str {
+        self.hit
+            .text
+            .get(self.passage.0..self.passage.1)
+            .unwrap_or(&self.hit.text)
+    }
+}
+
+/// Everything ranking needs besides the hits.
+pub struct RankContext<'a> {
+    pub analysis: &'a Analysis,
+    pub policy: &'a Policy,
+    pub lexicon: &'a Lexicon,
+    pub now: DateTime<Utc>,
+    /// Source name -> source kind (`slack`, ...), for the policy's source preferences.
+    pub source_kinds: &'a HashMap<String, String>,
+}
+
+const K1: f64 = 1.2;
+const B: f64 = 0.75;
+/// Weight of a fuzzy (typo or name variant) match.
+const FUZZY_WEIGHT: f64 = 0.7;
+/// The least weight freshness has when the question asks for the latest of something.
+const RECENT_FRESHNESS_WEIGHT: f64 = 0.35;
+/// Share of a tool's keyword factor that is the catalog's own score. MetaTool, 995 questions,
+/// before the catalog expanded synonyms and word families: 0 -> R@1 0.492, 0.5 -> 0.505,
+/// 0.7 -> 0.514, 1.0 -> 0.508; after: 0.5 -> 0.508, 0.7 -> 0.518, 1.0 -> 0.528 (nDCG 0.648 ->
+/// 0.654). The catalog sees every tool and now knows the vocabulary, so its score is the factor.
+const CATALOG_SCORE_SHARE: f64 = 1.0;
+/// Share of a tool's match (its relevance gate and completeness) that is the catalog's score
+/// rather than the pool's coverage (MetaTool via sagasu eval: 0 -> R@1 0.558, nDCG 0.686; 0.25
+/// -> 0.564, 0.689; 0.5 -> 0.560; 1.0 -> 0.563 but R@5 0.758; acme unchanged).
+const CATALOG_MATCH_SHARE: f64 = 0.25;
+/// The longest freshness half-life when the question asks for the latest of something.
+const RECENT_HALF_LIFE_DAYS: f64 = 30.0;
+/// Freshness of evidence with no date.
+const UNDATED_FRESHNESS: f64 = 0.3;
+
+/// A scored unit: a hit's passage (or whole short text).
+struct Unit {
+    hit: usize,
+    range: (usize, usize),
+    /// (term id, frequency), sorted by term id.
+    tf: Vec<(u32, u32)>,
+    len: usize,
+    /// Adjacent pairs of the question's words that occur here, side by side.
+    pairs: Vec<(u32, u32)>,
+    /// Length of the passage against a complete answer (0..1), Japanese counting denser.
+    length: f64,
+    /// The hit is a chat message that reads as a thread's conclusion.
+    conclusion: bool,
+}
+
+impl Unit {
+    fn freq(&self, id: u32) -> u32 {
+        self.tf
+            .binary_search_by_key(&id, |x| x.0)
+            .map(|i| self.tf[i].1)
+            .unwrap_or(0)
+    }
+}
+
+/// Weight of a pair of the question's words found side by side ("pro plan", "rate limit").
+const PROXIMITY_WEIGHT: f64 = 0.5;
+
+/// Pairs of Latin-script words that stand side by side in the question.
+fn adjacent_pairs(question: &str) -> Vec<(String, String)> {
+    let norm = text::normalize(question);
+    let toks = text::tokenize(question);
+    toks.windows(2)
+        .filter(|w| w[0].text.is_ascii() && w[1].text.is_ascii())
+        .filter(|w| {
+            norm.get(w[0].end..w[1].start)
+                .is_some_and(|gap| gap.trim().is_empty() || gap.trim() == "-")
+        })
+        .map(|w| (w[0].text.clone(), w[1].text.clone()))
+        .collect()
+}
+
+/// The texts of a unit that are scored, in order: the title (not for chat, whose title is cut
+/// from its own text), the passage, and on a hit's first unit its author and properties.
+/// Words are adjacent only within one part.
+fn scoring_parts<'h>(h: &'h Hit, passage: &'h str, first: bool) -> impl Iterator<Item = std::borrow::Cow<'h, str>> {
+    let title = (h.kind != EvidenceKind::Chat).then_some(h.title.as_str().into());
+    let author = h.author.as_deref().filter(|_| first).map(Into::into);
+    let properties = h
+        .properties
+        .iter()
+        .filter(move |_| first)
+        .map(|(k, v)| format!("{k} {v}").into());
+    title
+        .into_iter()
+        .chain(std::iter::once(passage.into()))
+        .chain(author)
+        .chain(properties)
+}
+
+/// The question's terms, each with an id: the words of its concepts, their synonyms and
+/// translations, the words of its adjacent pairs, and fuzzy stand-ins found in the pool.
+type QueryTerms = FxHashMap<String, u32>;
+
+fn term_id(terms: &mut QueryTerms, t: &str) -> u32 {
+    let next = terms.len() as u32;
+    *terms.entry(t.to_string()).or_insert(next)
+}
+
+/// Cuts every hit into scored units (passages of long texts, whole short texts) and counts the
+/// question's terms in each. Only the question's terms are counted: BM25 needs nothing else
+/// but each unit's length, so no token of the pool is ever copied. Tokenizing is the costly
+/// part and needs nothing shared, so large pools are cut on all cores.
+///
+/// With `vocabulary`, it also gathers the pool's distinct Latin-script words of at least four
+/// letters: the candidates for fuzzy matching of question words that the pool lacks.
+///
+/// Everything else that costs a pass over a hit's text is measured here too, on all cores:
+/// each passage's length and whether a chat message is a conclusion (with `conclusions`).
+fn count_units(
+    hits: &[Hit],
+    terms: &QueryTerms,
+    question_pairs: &[(u32, u32)],
+    vocabulary: bool,
+    conclusions: Option<&Lexicon>,
+) -> (Vec<Unit>, FxHashSet<String>) {
+    let one = |i: usize, h: &Hit, out: &mut Vec<Unit>, vocab: &mut FxHashSet<String>| {
+        let conclusion = h.kind == EvidenceKind::Chat && conclusions.is_some_and(|l| is_conclusion(&h.text, l));
+        let ranges = if h.text.len() > 900 && h.text.chars().count() > 900 {
+            text::passages(&h.text)
+        } else {
+            Vec::new()
+        };
+        let ranges = if ranges.is_empty() {
+            vec![(0, h.text.len())]
+        } else {
+            ranges
+        };
+        for (k, r) in ranges.into_iter().enumerate() {
+            let mut len = 0usize;
+            let mut found: Vec<u32> = Vec::new();
+            let mut pairs: Vec<(u32, u32)> = Vec::new();
+            let passage = &h.text[r.0..r.1];
+            // The passage's own shape (the part after the title, when there is one).
+            let passage_part = usize::from(h.kind != EvidenceKind::Chat);
+            let mut shape = text::Shape::default();
+            for (p, part) in scoring_parts(h, passage, k == 0).enumerate() {
+                let mut prev: Option<u32> = None;
+                let part_shape = text::for_each_token(&part, |t, _, _| {
+                    len += 1;
+                    let id = terms.get(t).copied();
+                    if vocabulary && id.is_none() && t.len() >= 4 && t.is_ascii() && !vocab.contains(t) {
+                        vocab.insert(t.to_string());
+                    }
+                    if let (Some(a), Some(b)) = (prev, id)
+                        && question_pairs.contains(&(a, b))
+                    {
+                        pairs.push((a, b));
+                    }
+                    if let Some(id) = id {
+                        found.push(id);
+                    }
+                    prev = id;
+                });
+                if p == passage_part {
+                    shape = part_shape;
+                }
+            }
+            found.sort_unstable();
+            let mut tf: Vec<(u32, u32)> = Vec::new();
+            for id in found {
+                match tf.last_mut() {
+                    Some((last, n)) if *last == id => *n += 1,
+                    _ => tf.push((id, 1)),
+                }
+            }
+            let density = if shape.japanese { 2.5 } else { 1.0 };
+            out.push(Unit {
+                hit: i,
+                range: r,
+                tf,
+                len,
+                pairs,
+                length: (shape.chars as f64 * density / 200.0).min(1.0),
+                conclusion,
+            });
+        }
+    };
+    let parts = crate::util::par::chunks(hits, 2_000, |offset, part| {
+        let mut out = Vec::with_capacity(part.len());
+        let mut vocab = FxHashSet::default();
+        for (j, h) in part.iter().enumerate() {
+            one(offset + j, h, &mut out, &mut vocab);
+        }
+        (out, vocab)
+    });
+    let mut units = Vec::with_capacity(hits.len());
+    let mut vocab = FxHashSet::default();
+    for (u, v) in parts {
+        units.extend(u);
+        vocab.extend(v);
+    }
+    (units, vocab)
+}
+
+/// Freshness by exponential decay with the policy's half-life.
+pub fn freshness(t: Option<DateTime<Utc>>, now: DateTime<Utc>, half_life_days: f64) -> f64 {
+    match t {
+        None => UNDATED_FRESHNESS,
+        Some(t) => {
+            let age = (now - t).num_seconds() as f64 / 86_400.0;
+            if age <= 0.0 {
+                1.0
+            } else {
+                (-(std::f64::consts::LN_2) * age / half_life_days).exp()
+            }
+        }
+    }
+}
+
+/// Whether a chat message reads as a conclusion ("Decision: ...", "決定しました").
+pub fn is_conclusion(text: &str, lexicon: &Lexicon) -> bool {
+    lexicon.conclusion_cues.is_match(text)
+}
+
+/// Scores and orders `hits` for the question. Hits that share no word or concept with the
+/// question are dropped.
+pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
+    rank_top(hits, cx, usize::MAX)
+}
+
+/// `rank`, keeping only the `limit` best (the same order, without building the rest).
+pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence> {
+    let concepts = &cx.analysis.concepts;
+    let mut terms: QueryTerms = FxHashMap::default();
+    let question_pairs: Vec<(u32, u32)> = adjacent_pairs(&cx.analysis.search_text(false))
+        .into_iter()
+        .map(|(a, b)| (term_id(&mut terms, &a), term_id(&mut terms, &b)))
+        .collect();
+    for c in concepts {
+        for (alt, _) in &c.alternatives {
+            for t in alt {
+                term_id(&mut terms, t);
+            }
+        }
+    }
+    let conclusions = (cx.policy.conclusion_bonus > 0.0).then_some(cx.lexicon);
+    let (mut units, vocab) = count_units(&hits, &terms, &question_pairs, true, conclusions);
+    let document_frequencies = |units: &[Unit], n_terms: usize| {
+        let mut df: Vec<u32> = vec![0; n_terms];
+        for u in units {
+            for &(id, _) in &u.tf {
+                df[id as usize] += 1;
+            }
+        }
+        df
+    };
+    let mut df = document_frequencies(&units, terms.len());
+    // Latin words of the question that the pool lacks may be typos or name variants: their
+    // stand-ins are the pool's words within Jaro-Winkler 0.92, counted in a second pass.
+    let missing: Vec<String> = terms
+        .iter()
+        .filter(|(t, id)| df[**id as usize] == 0 && t.len() >= 4 && t.is_ascii())
+        .map(|(t, _)| t.clone())
+        .collect();
+    let mut fuzzy_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+    if !missing.is_empty() {
+        // The pool's words, and the question's words that it has.
+        let mut vocab: Vec<String> = vocab
+            .into_iter()
+            .chain(
+                terms
+                    .iter()
+                    .filter(|(_, id)| df[**id as usize] > 0)
+                    .map(|(t, _)| t.clone()),
+            )
+            .filter(|v| v.len() >= 4 && v.is_ascii())
+            .collect();
+        vocab.sort();
+        let known = terms.len();
+        for m in &missing {
+            let ids: Vec<u32> = vocab
+                .iter()
+                .filter(|v| strsim::jaro_winkler(m, v) >= 0.92)
+                .map(|v| term_id(&mut terms, v))
+                .collect();
+            if !ids.is_empty() {
+                fuzzy_of.insert(m.clone(), ids);
+            }
+        }
+        // Stand-ins that are the question's own words are counted already.
+        if terms.len() > known {
+            units = count_units(&hits, &terms, &question_pairs, false, conclusions).0;
+            df = document_frequencies(&units, terms.len());
+        }
+    }
+    let n = units.len().max(1) as f64;
+    let avgdl = (units.iter().map(|u| u.len).sum::<usize>() as f64 / n).max(1.0);
+    let idf_id = |id: Option<u32>| -> f64 {
+        let d = id.map(|i| df.get(i as usize).copied().unwrap_or(0)).unwrap_or(0) as f64;
+        (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
+    };
+    // A query token: its id and its fuzzy stand-ins (when the pool lacks it).
+    struct QTok {
+        id: Option<u32>,
+        fuzzy: Vec<u32>,
+        idf: f64,
+    }
+    let qtok = |t: &str| -> QTok {
+        let id = terms.get(t).copied();
+        match fuzzy_of.get(t) {
+            None => QTok {
+                id,
+                fuzzy: Vec::new(),
+                idf: idf_id(id),
+            },
+            Some(f) => QTok {
+                id,
+                fuzzy: f.clone(),
+                idf: f.iter().map(|i| idf_id(Some(*i))).fold(0.0, f64::max),
+            },
+        }
+    };
+    // A number of several parts ("1.32", "2026-12-01") covers only when all its parts are
+    // there: "1.31" shares a part with "1.32" but is another version.
+    let exact_number = |alt: &[String]| alt.len() > 1 && alt.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
+    let qconcepts: Vec<Vec<(Vec<QTok>, f64, bool)>> = concepts
+        .iter()
+        .map(|c| {
+            c.alternatives
+                .iter()
+                .map(|(alt, w)| (alt.iter().map(|t| qtok(t)).collect(), *w, exact_number(alt)))
+                .collect()
+        })
+        .collect();
+    let tf_of = |u: &Unit, q: &QTok| -> (f64, f64) {
+        if let Some(id) = q.id {
+            let f = u.freq(id);
+            if f > 0 {
+                return (f as f64, 1.0);
+            }
+        }
+        for &i in &q.fuzzy {
+            let f = u.freq(i);
+            if f > 0 {
+                return (f as f64, FUZZY_WEIGHT);
+            }
+        }
+        (0.0, 0.0)
+    };
+    // Score every unit: BM25 per concept (best alternative), and concept coverage.
+    // Per hit: its best unit and the unit's (BM25, coverage).
+    let mut best: Vec<Option<(&Unit, f64, f64)>> = vec![None; hits.len()];
+    for u in &units {
+        let mut bm25 = 0.0;
+        let mut covered = 0.0;
+        let mut total = 0.0;
+        for c in &qconcepts {
+            // A concept weighs its words' mean IDF; a number of several parts identifies one
+            // thing, and weighs as its rarest part.
+            let cw: f64 = if c[0].2 {
+                c[0].0.iter().map(|t| t.idf).fold(0.0, f64::max)
+            } else {
+                c[0].0.iter().map(|t| t.idf).sum::<f64>() / c[0].0.len() as f64
+            };
+            total += cw;
+            let mut c_best = 0.0f64;
+            let mut c_cov = 0.0f64;
+            for (alt, w, exact) in c {
+                let norm = 1.0 / (alt.len() as f64).sqrt();
+                let mut s = 0.0;
+                let (mut have, mut all) = (0.0, 0.0);
+                for t in alt {
+                    let (f, fw) = tf_of(u, t);
+                    all += t.idf;
+                    if f > 0.0 {
+                        have += t.idf * fw;
+                        s += fw * t.idf * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * u.len as f64 / avgdl));
+                    }
+                }
+                c_best = c_best.max(s * norm * w);
+                if all > 0.0 && !(*exact && have < all) {
+                    c_cov = c_cov.max(have / all * w.max(0.85));
+                }
+            }
+            bm25 += c_best;
+            covered += cw * c_cov;
+        }
+        for (a, b) in &u.pairs {
+            bm25 += PROXIMITY_WEIGHT * (idf_id(Some(*a)) + idf_id(Some(*b))) / 2.0;
+        }
+        // A question of filters only ("what happened last week") has no words to cover: what
+        // the source returned through its filters answers it in full.
+        let coverage = if total > 0.0 { covered / total } else { 1.0 };
+        let slot = &mut best[u.hit];
+        if slot.is_none_or(|(_, b, _)| bm25 > b) {
+            *slot = Some((u, bm25, coverage));
+        }
+    }
+    let max_bm25 = best.iter().flatten().map(|b| b.1).fold(0.0, f64::max);
+    let max_tool_native = hits
+        .iter()
+        .filter(|h| h.kind == EvidenceKind::Tool)
+        .filter_map(|h| h.native_score)
+        .fold(0.0, f64::max)
+        .min(1.0);
+    let mut w = cx.policy.weights;
+    let mut half_life = cx.policy.half_life_days;
+    if cx.analysis.latest {
+        // "the last incident" asks for the newest occurrence: recency decides among matching
+        // evidence, on a scale of weeks, and a page's authority says it is official, not that it
+        // reports the latest occurrence, so its weight goes to recency too.
+        half_life = half_life.min(RECENT_HALF_LIFE_DAYS);
+        w.freshness += w.authority;
+        w.authority = 0.0;
+    }
+    if cx.analysis.prefer_recent {
+        // "recent pricing talks": recency counts at least this much among matching evidence.
+        if w.freshness < RECENT_FRESHNESS_WEIGHT {
+            let rest = 1.0 - w.freshness;
+            let scale = (1.0 - RECENT_FRESHNESS_WEIGHT) / rest.max(1e-9);
+            w.keyword *= scale;
+            w.completeness *= scale;
+            w.freshness = RECENT_FRESHNESS_WEIGHT;
+        }
+    }
+    // Score every matching hit; only the `limit` best become evidence.
+    struct Scored {
+        idx: usize,
+        range: (usize, usize),
+        keyword: f64,
+        fresh: f64,
+        authority: f64,
+        auth_note: Option<&'static str>,
+        completeness: f64,
+        coverage: f64,
+        gate: f64,
+        source_weight: f64,
+        score: f64,
+    }
+    let mut scored: Vec<Scored> = Vec::new();
+    // The policy's weight of each source, looked up once per source.
+    let mut source_weights: FxHashMap<&str, f64> = FxHashMap::default();
+    for (idx, (h, b)) in hits.iter().zip(&best).enumerate() {
+        let Some((u, bm25, coverage)) = *b else { continue };
+        // Without words in the question, every hit came through its filters alone and stays.
+        if bm25 <= 0.0 && !qconcepts.is_empty() {
+            continue;
+        }
+        let mut keyword = if max_bm25 > 0.0 { bm25 / max_bm25 } else { 0.0 };
+        if h.kind == EvidenceKind::Tool
+            && let Some(native) = h.native_score
+        {
+            // The catalog ranks over every tool, so its term statistics are better than this
+            // pool's: its score (0..1, comparable across queries) counts most.
+            keyword = (1.0 - CATALOG_SCORE_SHARE) * keyword
+                + CATALOG_SCORE_SHARE * native.clamp(0.0, 1.0) / max_tool_native.max(1e-9);
+        }
+        // A tool in the catalog is current by definition: it is listed now.
+        let fresh = if h.kind == EvidenceKind::Tool {
+            1.0
+        } else {
+            freshness(h.timestamp, cx.now, half_life)
+        };
+        let source_weight = *source_weights.entry(h.source.as_str()).or_insert_with(|| {
+            let kind = cx.source_kinds.get(&h.source).map(String::as_str).unwrap_or("");
+            cx.policy.source_pref(&h.source, kind).weight
+        });
+        let mut authority = cx.policy.authority_of(h.kind);
+        let mut auth_note = None;
+        if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
+            authority = 1.0;
+            auth_note = Some("tool question: the catalog is the authority");
+        } else if u.conclusion {
+            authority = (authority + cx.policy.conclusion_bonus).min(1.0);
+            auth_note = Some("thread conclusion");
+        }
+        // How well a tool matches: this pool's coverage of the question, blended with the
+        // catalog's own score (its statistics cover every tool, the pool's only the tools it
+        // returned). A tool's description is as long as its author made it: length says nothing.
+        let tool_match = (1.0 - CATALOG_MATCH_SHARE) * coverage + CATALOG_MATCH_SHARE * keyword;
+        let completeness = if h.kind == EvidenceKind::Tool {
+            tool_match
+        } else {
+            0.7 * coverage + 0.3 * u.length
+        };
+        let source_weight = if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
+            1.0
+        } else {
+            source_weight
+        };
+        // Freshness and authority count in proportion to how well the evidence matches: a fresh
+        // or official item that barely touches the question must not outrank the answer.
+        let gate = match (cx.policy.relevance_gate, h.kind) {
+            (false, _) => 1.0,
+            (true, EvidenceKind::Tool) => tool_match,
+            (true, _) => coverage,
+        };
+        let raw = w.keyword * keyword
+            + (w.freshness * fresh + w.authority * authority) * gate
+            + w.completeness * completeness;
+        scored.push(Scored {
+            idx,
+            range: u.range,
+            keyword,
+            fresh,
+            authority,
+            auth_note,
+            completeness,
+            coverage,
+            gate,
+            source_weight,
+            score: raw * source_weight,
+        });
+    }
+    // The documented total order: score (descending), then source name, then hit id (then the
+    // position in the pool, for a source that returned one hit twice).
+    let order = |x: &Scored, y: &Scored| {
+        let (a, b) = (&hits[x.idx], &hits[y.idx]);
+        y.score
+            .total_cmp(&x.score)
+            .then_with(|| a.source.cmp(&b.source))
+            .then_with(|| a.id.cmp(&b.id))
+            .then(x.idx.cmp(&y.idx))
+    };
+    if scored.len() > limit {
+        scored.select_nth_unstable_by(limit, order);
+        scored.truncate(limit);
+    }
+    scored.sort_unstable_by(order);
+    drop(best);
+    drop(units);
+    let mut hits = hits;
+    let mut out: Vec<Evidence> = Vec::with_capacity(scored.len());
+    for s in &scored {
+        // An empty hit allocates nothing; it is dropped with the pool.
+        let h = std::mem::take(&mut hits[s.idx]);
+        let age_days = h.timestamp.map(|t| (cx.now - t).num_days().max(0));
+        out.push(Evidence {
+            hit: h,
+            passage: s.range,
+            keyword: s.keyword,
+            freshness: s.fresh,
+            authority: s.authority,
+            completeness: s.completeness,
+            coverage: s.coverage,
+            score: s.score,
+            why: Why {
+                weights: w,
+                source_weight: s.source_weight,
+                auth_note: s.auth_note,
+                age_days,
+                intent: cx.policy.intent,
+                gate: s.gate,
+            },
+        });
+    }
+    // The rest of a large pool is freed on a helper thread: ten thousand hits are some
+    // hundred thousand deallocations that the answer need not wait for.
+    if hits.len() > 2_000 {
+        // Should no thread start, the closure (and the pool) is dropped here instead.
+        let _ = std::thread::Builder::new()
+            .name("sagasu-free".into())
+            .spawn(move || drop(hits));
+    }
+    out
+}
+
+fn round3(x: f64) -> f64 {
+    (x * 1000.0).round() / 1000.0
+}
+
+/// How many of the question's concepts `text` covers (for choosing answer sentences).
+pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
+    let mut toks: FxHashSet<String> = FxHashSet::default();
+    text::for_each_token(text_, |t, _, _| {
+        if !toks.contains(t) {
+            toks.insert(t.to_string());
+        }
+    });
+    analysis
+        .concepts
+        .iter()
+        .filter(|c| {
+            c.alternatives
+                .iter()
+                .any(|(alt, _)| alt.iter().all(|t| toks.contains(t)))
+        })
+        .count()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::policy::{Intent, Policies};
+
+    fn policies() -> Policies {
+        Policies::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies"), &[]).unwrap()
+    }
+
+    fn hit(source: &str, native: &str, kind: EvidenceKind, text: &str, date: &str) -> Hit {
+        let mut h = Hit::new(source, native, kind, text);
+        h.timestamp = Some(format!("{date}T00:00:00Z").parse().unwrap());
+        h
+    }
+
+    fn ranked(q: &str, intent: Intent, hits: Vec<Hit>) -> Vec<Evidence> {
+        let p = policies();
+        let now: DateTime<Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
+        let a = crate::pipeline::query::analyze(q, now, &p.lexicon);
+        let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion"), ("rc", "rocketchat")]
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        let cx = RankContext {
+            analysis: &a,
+            policy: p.get(intent),
+            lexicon: &p.lexicon,
+            now,
+            source_kinds: &kinds,
+        };
+        rank(hits, &cx)
+    }
+
+    #[test]
+    fn the_later_decision_outranks_the_reversed_one() {
+        let r = ranked(
+            "What did we decide about the Pro plan price?",
+            Intent::Decision,
+            vec![
+                hit(
+                    "slack",
+                    "p/1",
+                    EvidenceKind::Chat,
+                    "Decision: we are raising the Pro plan to $49 per seat.",
+                    "2026-09-15",
+                ),
+                hit(
+                    "slack",
+                    "p/2",
+                    EvidenceKind::Chat,
+                    "Final decision: Pro plan price is $45 per seat from November 1.",
+                    "2026-10-20",
+                ),
+                hit("slack", "p/3", EvidenceKind::Chat, "Lunch is at noon", "2026-11-19"),
+            ],
+        );
+        assert_eq!(r.len(), 2, "unrelated hit dropped");
+        assert_eq!(r[0].hit.id, "slack:p/2");
+        assert!(
+            r[0].explain()
+                .iter()
+                .any(|e| e.factor == "authority" && e.note.as_deref() == Some("thread conclusion"))
+        );
+    }
+
+    #[test]
+    fn japanese_questions_reach_english_evidence_through_the_lexicon() {
+        let r = ranked(
+            "モバイルv3のリリースはいつ？",
+            Intent::Temporal,
+            vec![
+                hit(
+                    "slack",
+                    "m/1",
+                    EvidenceKind::Chat,
+                    "Mobile v3 plan: release on November 24.",
+                    "2026-10-01",
+                ),
+                hit(
+                    "slack",
+                    "m/2",
+                    EvidenceKind::Chat,
+                    "The v2 API is deprecated.",
+                    "2026-10-01",
+                ),
+            ],
+        );
+        assert_eq!(r[0].hit.id, "slack:m/1");
+        assert!(r[0].coverage > 0.8, "{}", r[0].coverage);
+    }
+
+    #[test]
+    fn long_pages_are_scored_by_their_best_passage() {
+        let filler = "Unrelated words about brand colors and fonts. ".repeat(30);
+        let page = format!(
+            "# Guide\n\n{filler}\n\n## Rate limits\nThe public API allows 1,000 requests per minute per token.\n\n{filler}"
+        );
+        let r = ranked(
+            "public API rate limit",
+            Intent::Factual,
+            vec![hit(
+                "notion",
+                "0123456789abcdef0123456789abcdef",
+                EvidenceKind::Wiki,
+                &page,
+                "2026-08-20",
+            )],
+        );
+        assert!(
+            r[0].passage_text().contains("1,000 requests per minute"),
+            "{}",
+            r[0].passage_text()
+        );
+    }
+
+    #[test]
+    fn typos_match_by_fuzzy_similarity() {
+        let r = ranked(
+            "kubernetse upgrade",
+            Intent::Status,
+            vec![hit(
+                "slack",
+                "k/1",
+                EvidenceKind::Chat,
+                "Kubernetes upgrade finished",
+                "2026-10-07",
+            )],
+        );
+        assert_eq!(r.len(), 1);
+        assert!(r[0].coverage > 0.8, "{}", r[0].coverage);
+    }
+
+    #[test]
+    fn ties_break_by_source_then_id() {
+        let r = ranked(
+            "deploy freeze",
+            Intent::Factual,
+            vec![
+                hit("slack", "b/1", EvidenceKind::Chat, "deploy freeze", "2026-10-01"),
+                hit(
+                    "notion",
+                    "ffffffffffffffffffffffffffffffff",
+                    EvidenceKind::Chat,
+                    "deploy freeze",
+                    "2026-10-01",
+                ),
+                hit("slack", "a/1", EvidenceKind::Chat, "deploy freeze", "2026-10-01"),
+            ],
+        );
+        let ids: Vec<&str> = r.iter().map(|e| e.hit.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            ["notion:ffffffffffffffffffffffffffffffff", "slack:a/1", "slack:b/1"]
+        );
+    }
+}

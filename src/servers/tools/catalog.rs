@@ -1,0 +1,596 @@
+//! The tool catalog: upstream MCP tools (from `tools/list` dumps, contracts section 2, or live
+//! upstreams) indexed for `search_tools`. Tools are named `<server>__<tool>`; names are split by
+//! case and separators and, when run together, by the catalog's own vocabulary.
+
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::servers::offline::{DataWarning, Folder, LoadError};
+use crate::text::index::{Doc, Filter, SearchIndex};
+use crate::text::synonyms::Synonyms;
+
+/// One upstream tool.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+pub struct ToolDef {
+    pub name: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(rename = "inputSchema", default)]
+    pub input_schema: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub annotations: Option<Value>,
+}
+
+#[derive(Deserialize)]
+struct ListBody {
+    tools: Vec<ToolDef>,
+}
+
+/// A catalog entry: the upstream server and its tool.
+#[derive(Debug, Clone)]
+pub struct Entry {
+    pub server: String,
+    pub tool: ToolDef,
+}
+
+impl Entry {
+    pub fn full_name(&self) -> String {
+        format!("{}__{}", self.server, self.tool.name)
+    }
+}
+
+/// Splits an identifier into words: `__`, `_`, `-`, `.`, and camelCase boundaries.
+pub fn split_identifier(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 8);
+    let mut prev: Option<char> = None;
+    for c in name.chars() {
+        if matches!(c, '_' | '-' | '.' | '/') {
+            out.push(' ');
+        } else {
+            if c.is_uppercase() && prev.is_some_and(|p| p.is_lowercase() || p.is_ascii_digit()) {
+                out.push(' ');
+            }
+            out.push(c);
+        }
+        prev = Some(c);
+    }
+    out.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The text of a tool's parameters: names (split) and descriptions.
+fn params_text(schema: &Value) -> String {
+    let mut out = String::new();
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        for (k, v) in props {
+            out.push_str(&split_identifier(k));
+            out.push(' ');
+            if let Some(d) = v.get("description").and_then(Value::as_str) {
+                out.push_str(d);
+                out.push(' ');
+            }
+        }
+    }
+    out
+}
+
+/// The opening of a description, up to its first `LEAD_TERMS` index terms: where a tool says
+/// what it is for ("Create music playlists, ...") before the particulars.
+fn lead(description: &str) -> String {
+    let mut seen = 0;
+    let mut out = Vec::new();
+    for w in description.split_whitespace() {
+        if seen >= LEAD_TERMS {
+            break;
+        }
+        seen += crate::text::terms(w).len();
+        out.push(w);
+    }
+    out.join(" ")
+}
+
+/// The words run together in a lowercase tool name ("keywordexplorer", "hdbcarpark"), read
+/// against `vocabulary` (the words the catalog's descriptions use): the pieces, each of at
+/// least three letters, when they make up the whole name and there are at least two; else none
+/// (none, too, for a name that is itself a word of the vocabulary).
+/// Of several readings, the one of fewest pieces.
+pub fn segment_name(word: &str, vocabulary: &std::collections::HashSet<String>) -> Vec<String> {
+    const MIN_PIECE: usize = 3;
+    let chars: Vec<char> = word.chars().collect();
+    let n = chars.len();
+    if n < 2 * MIN_PIECE || !chars.iter().all(|c| c.is_ascii_lowercase()) || vocabulary.contains(word) {
+        return Vec::new();
+    }
+    // fewest[i]: the fewest pieces that make up the first i letters, and where the last began.
+    let mut fewest: Vec<Option<(usize, usize)>> = vec![None; n + 1];
+    fewest[0] = Some((0, 0));
+    for end in MIN_PIECE..=n {
+        for start in 0..=end - MIN_PIECE {
+            let Some((count, _)) = fewest[start] else { continue };
+            if (start, end) == (0, n) || !vocabulary.contains(&word[start..end]) {
+                continue;
+            }
+            if fewest[end].is_none_or(|(c, _)| count + 1 < c) {
+                fewest[end] = Some((count + 1, start));
+            }
+        }
+    }
+    let mut pieces = Vec::new();
+    let mut end = n;
+    while end > 0 {
+        let Some((_, start)) = fewest[end] else {
+            return Vec::new();
+        };
+        pieces.push(word[start..end].to_string());
+        end = start;
+    }
+    pieces.reverse();
+    pieces
+}
+
+/// A tool name's words, as the index reads them: the identifier split (`split_identifier`)
+/// and, after it, the pieces of any word that runs several together (`segment_name`).
+fn name_words(name: &str, vocabulary: &std::collections::HashSet<String>) -> String {
+    let split = split_identifier(name);
+    let mut out = split.clone();
+    for w in split.split(' ') {
+        for piece in segment_name(&w.to_lowercase(), vocabulary) {
+            out.push(' ');
+            out.push_str(&piece);
+        }
+    }
+    out
+}
+
+pub struct ToolCatalog {
+    pub entries: Vec<Entry>,
+    pub warnings: Vec<DataWarning>,
+    index: SearchIndex,
+    /// Query expansion: a word also finds tools described with its synonyms.
+    pub(crate) synonyms: Synonyms,
+    /// The index terms of the tools' names, sorted: a word the user wrote finds the names it
+    /// begins ("sake" finds "sakenowa", "dice" finds "diceroller").
+    name_terms: Vec<String>,
+    /// Typos: every index term of the catalog, and each with one letter deleted, to the terms
+    /// they come from (a word one edit from a term shares one of these keys with it).
+    one_deleted: std::collections::HashMap<String, Vec<u32>>,
+    /// The terms `one_deleted` points to.
+    all_terms: Vec<String>,
+}
+
+/// A word the catalog does not have, of at least this many letters, finds the catalog's words
+/// one edit from it ("astrology" finds "strology", "forecast" finds "foreast").
+pub const TYPO_MIN: usize = 6;
+/// Weight of such a word against the word written.
+pub const TYPO_WEIGHT: f32 = 0.5;
+
+/// `word` with each of its letters deleted in turn.
+fn deletions(word: &str) -> impl Iterator<Item = String> + '_ {
+    word.char_indices()
+        .map(move |(i, c)| format!("{}{}", &word[..i], &word[i + c.len_utf8()..]))
+}
+
+/// A tool's name counts as much as its description: BM25's length normalization already makes
+/// a word of a short name weigh more, and many names are brands rather than words (measured on
+/// MetaTool, catalog alone: R@1 0.478 with the name counted twice, 0.522 once, 0.533 at 0.75).
+pub const NAME_BOOST: f32 = 1.0;
+/// Weight of a synonym's match against the word the user wrote.
+pub const SYNONYM_WEIGHT: f32 = 0.5;
+/// Weight of a word-family match (same 5-letter prefix) against the word itself (catalog alone
+/// on MetaTool: R@1 0.455 without, 0.478 at 0.4).
+pub const PREFIX_WEIGHT: f32 = 0.4;
+
+/// How many index terms of a description make its lead, and how much a match there counts on
+/// top of the match in the description (MetaTool, catalog alone: R@1 +0.006, R@5 +0.005 at 6
+/// terms and 0.3; 4, 8 or 10 terms, 0.2 to 0.6 all help less).
+pub const LEAD_TERMS: usize = 6;
+pub const LEAD_BOOST: f32 = 0.3;
+/// Weight of the words of a request that say little of what is wanted ("recommend", "best",
+/// "information"): they count, less than the subject's words (MetaTool, catalog alone: R@1
+/// 0.555 -> 0.560, R@5 0.752 -> 0.759; 0.3 and 0.6 about the same).
+pub const WEAK_WORD_WEIGHT: f32 = 0.5;
+
+/// Saturation of a word's weight with the times it is asked (BM25's k3): twice counts 1.8
+/// times, three times 2.5 (MetaTool, catalog alone: R@1 0.562 -> 0.570 for k3 from 2 to 100).
+pub const QUERY_TF_K3: f32 = 8.0;
+
+/// Weight of a name that a word of the query begins ("sake" for "sakenowa").
+pub const NAME_PREFIX_WEIGHT: f32 = 0.5;
+/// Shorter words begin too many names to say which.
+pub const NAME_PREFIX_MIN: usize = 4;
+pub const NAME_PREFIX_FANOUT: usize = 8;
+
+/// A search hit on the catalog.
+#[derive(Debug, Clone, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct ToolMatch {
+    pub tool_name: String,
+    /// The upstream server, apart from the name (`tool_name` is `<server>__<tool>`).
+    #[serde(default)]
+    pub server: String,
+    pub description: String,
+    pub relevance_score: f64,
+}
+
+impl ToolCatalog {
+    pub fn load(dir: &Path) -> Result<ToolCatalog, LoadError> {
+        ToolCatalog::load_in(&Folder::open(dir, false)?)
+    }
+
+    /// Loads the dumps in `dir` under its rules for links.
+    pub fn load_in(dir: &Folder) -> Result<ToolCatalog, LoadError> {
+        let mut warnings = Vec::new();
+        let mut entries = Vec::new();
+        for f in dir.entries(&dir.root, &mut warnings)? {
+            if f.extension().is_none_or(|e| e != "json") {
+                continue;
+            }
+            let server = f
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            if server.is_empty() || server.contains("__") {
+                warnings.push(DataWarning::about(
+                    &f,
+                    "skipped: the file name is the server's name, which must be non-empty and hold no `__` \
+                     (tools are named `<server>__<tool>`)"
+                        .into(),
+                ));
+                continue;
+            }
+            match dir.read_json::<ListBody>(&f) {
+                Ok(b) => entries.extend(b.tools.into_iter().map(|tool| Entry {
+                    server: server.clone(),
+                    tool,
+                })),
+                Err(w) => warnings.push(w),
+            }
+        }
+        Self::from_entries(entries, warnings)
+    }
+
+    pub fn from_entries(mut entries: Vec<Entry>, mut warnings: Vec<DataWarning>) -> Result<ToolCatalog, LoadError> {
+        // One tool per (server, name): a later duplicate is reported and left out, so that a
+        // name always means one tool.
+        let mut seen = std::collections::HashSet::new();
+        entries.retain(|e| {
+            let fresh = seen.insert((e.server.clone(), e.tool.name.clone()));
+            if !fresh {
+                warnings.push(DataWarning::about(
+                    Path::new(&e.server),
+                    format!("skipped: a second tool named `{}`", e.full_name()),
+                ));
+            }
+            fresh
+        });
+        let mut vocabulary = std::collections::HashSet::new();
+        for e in &entries {
+            for w in e.tool.description.split(|c: char| !c.is_ascii_alphabetic()) {
+                if w.len() >= 3 && !crate::text::is_stop_word(&w.to_lowercase()) {
+                    vocabulary.insert(w.to_lowercase());
+                }
+            }
+        }
+        let names: Vec<String> = entries
+            .iter()
+            .map(|e| {
+                format!(
+                    "{} {}",
+                    name_words(&e.tool.name, &vocabulary),
+                    split_identifier(&e.server)
+                )
+            })
+            .collect();
+        let mut name_terms: Vec<String> = names.iter().flat_map(|n| crate::text::terms(n)).collect();
+        let mut all_terms: Vec<String> = name_terms
+            .iter()
+            .cloned()
+            .chain(entries.iter().flat_map(|e| crate::text::terms(&e.tool.description)))
+            .filter(|t| t.len() >= TYPO_MIN - 1 && t.chars().all(|c| c.is_ascii_alphabetic()))
+            .collect();
+        all_terms.sort_unstable();
+        all_terms.dedup();
+        let mut one_deleted: std::collections::HashMap<String, Vec<u32>> = std::collections::HashMap::new();
+        for (i, t) in all_terms.iter().enumerate() {
+            for k in std::iter::once(t.clone()).chain(deletions(t)) {
+                one_deleted.entry(k).or_default().push(i as u32);
+            }
+        }
+        name_terms.sort_unstable();
+        name_terms.dedup();
+        let docs = entries.iter().zip(names).enumerate().map(|(ord, (e, title))| Doc {
+            ord: ord as u64,
+            title,
+            body: format!("{} {}", e.tool.description, params_text(&e.tool.input_schema)),
+            keys: vec![format!("server={}", e.server)],
+            time: None,
+            prefixes: crate::text::index::word_prefixes(&crate::text::terms(&format!(
+                "{} {}",
+                split_identifier(&e.tool.name),
+                e.tool.description
+            )))
+            .join(" "),
+            lead: lead(&e.tool.description),
+        });
+        let index = SearchIndex::build_catalog(docs, NAME_BOOST, LEAD_BOOST)?;
+        Ok(ToolCatalog {
+            entries,
+            warnings,
+            index,
+            synonyms: Synonyms::builtin(),
+            name_terms,
+            one_deleted,
+            all_terms,
+        })
+    }
+
+    /// The catalog expanding queries with `synonyms` instead of the built-in vocabulary.
+    pub fn with_synonyms(mut self, synonyms: Synonyms) -> ToolCatalog {
+        self.synonyms = synonyms;
+        self
+    }
+
+    /// Ranks tools for `query`. `relevanceScore` maps BM25 into 0..1 with a fixed saturation,
+    /// so a score means the same across queries.
+    pub fn search(&self, query: &str, limit: usize) -> Result<Vec<ToolMatch>, String> {
+        let mut asked = crate::text::terms(query);
+        if asked.iter().any(|t| !crate::text::is_request_filler(t)) {
+            asked.retain(|t| !crate::text::is_request_filler(t));
+        }
+        let mut terms = self.synonyms.expand(&asked, query, SYNONYM_WEIGHT);
+        for (t, w) in terms.iter_mut() {
+            if is_weak_request_word(t) {
+                *w = w.min(WEAK_WORD_WEIGHT);
+            }
+            // A word asked several times weighs more (BM25's query term frequency).
+            let times = asked.iter().filter(|a| *a == t).count() as f32;
+            if times > 1.0 {
+                *w *= (QUERY_TF_K3 + 1.0) * times / (QUERY_TF_K3 + times);
+            }
+        }
+        for t in self.typos_of(&asked) {
+            if !terms.iter().any(|(x, _)| *x == t) {
+                terms.push((t, TYPO_WEIGHT));
+            }
+        }
+        for t in self.names_begun_by(&asked) {
+            if !terms.iter().any(|(x, _)| *x == t) {
+                terms.push((t, NAME_PREFIX_WEIGHT));
+            }
+        }
+        let prefixes: Vec<(String, f32)> = crate::text::index::word_prefixes(&asked)
+            .into_iter()
+            .map(|p| (p, PREFIX_WEIGHT))
+            .collect();
+        let found = self
+            .index
+            .search_with_prefixes(&terms, &prefixes, &Filter::default(), limit)
+            .map_err(|e| e.to_string())?;
+        Ok(found
+            .hits
+            .into_iter()
+            .filter(|(_, s)| *s > 0.0)
+            .map(|(o, s)| {
+                let e = &self.entries[o as usize];
+                ToolMatch {
+                    tool_name: e.full_name(),
+                    server: e.server.clone(),
+                    description: e.tool.description.clone(),
+                    relevance_score: (s as f64 / (s as f64 + 8.0) * 1000.0).round() / 1000.0,
+                }
+            })
+            .collect())
+    }
+
+    /// The catalog's terms one edit (Damerau-Levenshtein) from the words of `asked` that the
+    /// catalog does not have.
+    fn typos_of(&self, asked: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        for q in asked {
+            if q.len() < TYPO_MIN
+                || !q.chars().all(|c| c.is_ascii_alphabetic())
+                || self.all_terms.binary_search(q).is_ok()
+            {
+                continue;
+            }
+            for k in std::iter::once(q.clone()).chain(deletions(q)) {
+                for &i in self.one_deleted.get(&k).into_iter().flatten() {
+                    let t = &self.all_terms[i as usize];
+                    if strsim::damerau_levenshtein(q, t) <= 1 && !out.contains(t) {
+                        out.push(t.clone());
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The name terms that the words `asked` begin (each word of at least `NAME_PREFIX_MIN`
+    /// letters, at most `NAME_PREFIX_FANOUT` names a word).
+    fn names_begun_by(&self, asked: &[String]) -> Vec<String> {
+        let mut out = Vec::new();
+        for q in asked {
+            if q.len() < NAME_PREFIX_MIN || !q.chars().all(|c| c.is_ascii_alphabetic()) {
+                continue;
+            }
+            let from = self.name_terms.partition_point(|t| t.as_str() <= q.as_str());
+            out.extend(
+                self.name_terms[from..]
+                    .iter()
+                    .take_while(|t| t.starts_with(q.as_str()))
+                    .take(NAME_PREFIX_FANOUT)
+                    .cloned(),
+            );
+        }
+        out
+    }
+
+    /// The entry named `<server>__<tool>`: the server is what comes before the first `__`.
+    pub fn get(&self, full_name: &str) -> Option<&Entry> {
+        let (server, tool) = full_name.split_once("__")?;
+        self.entries.iter().find(|e| e.server == server && e.tool.name == tool)
+    }
+}
+
+/// Words of a request that say what is wanted only in general ("recommend", "the best",
+/// "information", "find"): a tool catalog weighs them less than the words of the subject.
+const WEAK_REQUEST_WORDS: &[&str] = &[
+    "recommend",
+    "recommendation",
+    "recommendations",
+    "suggest",
+    "suggestion",
+    "suggestions",
+    "information",
+    "info",
+    "details",
+    "best",
+    "top",
+    "good",
+    "great",
+    "latest",
+    "new",
+    "current",
+    "find",
+    "get",
+    "search",
+    "list",
+    "ideas",
+    "tips",
+    "want",
+    "need",
+    "way",
+    "ways",
+    "like",
+];
+
+/// Whether an index term is a weak request word (`WEAK_REQUEST_WORDS`).
+pub fn is_weak_request_word(term: &str) -> bool {
+    static STEMS: crate::text::StemSet = crate::text::StemSet::new();
+    crate::text::in_stems(&STEMS, WEAK_REQUEST_WORDS, term)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn identifiers_split() {
+        assert_eq!(split_identifier("github__createIssue"), "github create Issue");
+        assert_eq!(split_identifier("list-pull_requests"), "list pull requests");
+        assert_eq!(split_identifier("getHTTPStatus2Code"), "get HTTPStatus2 Code");
+    }
+
+    fn catalog_of(tools: Vec<Entry>) -> ToolCatalog {
+        ToolCatalog::from_entries(tools, Vec::new()).unwrap()
+    }
+
+    /// The names the catalog finds for `q`, best first.
+    fn names_for(catalog: &ToolCatalog, q: &str) -> Vec<String> {
+        catalog
+            .search(q, 10)
+            .unwrap()
+            .into_iter()
+            .map(|m| m.tool_name)
+            .collect()
+    }
+
+    fn tool(server: &str, name: &str, description: &str) -> Entry {
+        Entry {
+            server: server.into(),
+            tool: ToolDef {
+                name: name.into(),
+                description: description.into(),
+                input_schema: json!({"type": "object"}),
+                annotations: None,
+            },
+        }
+    }
+
+    #[test]
+    fn the_opening_of_a_description_and_the_subject_of_a_request_count_most() {
+        let catalog = catalog_of(vec![
+            tool(
+                "b",
+                "studio",
+                "News from artists, labels and studios, with charts and music playlists.",
+            ),
+            tool(
+                "a",
+                "charts",
+                "Music charts and playlists, with news from artists, labels and studios.",
+            ),
+            tool("c", "adviser", "Recommendations and the best tips for anything."),
+            tool("d", "lyrics", "Song lyrics."),
+        ]);
+        let names = |q: &str| names_for(&catalog, q);
+        // Same words, same length: the tool that opens with music is about music (without
+        // leads, the tie would go to the first listed).
+        assert_eq!(names("music")[..2], ["a__charts", "b__studio"]);
+        // "recommend the best" says only that something is wanted; "lyrics" says what.
+        assert_eq!(names("recommend the best lyrics")[0], "d__lyrics");
+    }
+
+    #[test]
+    fn a_word_asked_twice_weighs_more() {
+        let catalog = catalog_of(vec![
+            tool("a", "charts", "Song charts."),
+            tool("b", "words", "Lyrics finder."),
+        ]);
+        let top = |q: &str| catalog.search(q, 10).unwrap()[0].clone();
+        assert!(top("songs or song lyrics").relevance_score > top("song lyrics").relevance_score);
+        assert_eq!(top("songs or song lyrics").tool_name, "a__charts");
+    }
+
+    #[test]
+    fn a_word_one_edit_from_the_catalogs_finds_it() {
+        let catalog = catalog_of(vec![
+            tool("a", "stars", "Povides strology services for you."),
+            tool("b", "weather", "Weather forecasts for any city."),
+        ]);
+        let names = |q: &str| names_for(&catalog, q);
+        assert_eq!(names("my astrology reading"), ["a__stars"]);
+        assert_eq!(names("weather forcasts"), ["b__weather"]);
+        // A word the catalog has is taken as written.
+        assert!(catalog.typos_of(&crate::text::terms("weather")).is_empty());
+    }
+
+    #[test]
+    fn run_together_names_are_read_as_words() {
+        let vocabulary: std::collections::HashSet<String> = ["keyword", "explorer", "car", "park", "key", "word"]
+            .iter()
+            .map(|w| w.to_string())
+            .collect();
+        assert_eq!(segment_name("keywordexplorer", &vocabulary), ["keyword", "explorer"]);
+        assert_eq!(
+            segment_name("hdbcarpark", &vocabulary),
+            Vec::<String>::new(),
+            "'hdb' is no word here"
+        );
+        assert_eq!(segment_name("carpark", &vocabulary), ["car", "park"]);
+        // A whole word is not cut into smaller ones, and a part left over means no reading.
+        assert!(segment_name("keyword", &vocabulary).is_empty());
+        assert!(segment_name("parkside", &vocabulary).is_empty());
+    }
+
+    #[test]
+    fn a_word_finds_the_run_together_name_it_is_part_of() {
+        let catalog = catalog_of(vec![
+            tool("kw", "keywordexplorer", "Related keywords to amplify your content."),
+            tool(
+                "seo",
+                "site_audit",
+                "Audit a site for search engine optimization and keyword use.",
+            ),
+            tool("sake", "sakenowa", "Japanese rice wine ratings."),
+            tool("wine", "cellar", "Wine ratings and tasting notes."),
+        ]);
+        let names = |q: &str| names_for(&catalog, q);
+        // "keyword explorer" is read out of the name, so it counts as a name match.
+        assert_eq!(names("explore related keywords")[0], "kw__keywordexplorer");
+        // "sake" begins the name "sakenowa".
+        assert_eq!(names("sake ratings"), ["sake__sakenowa", "wine__cellar"]);
+    }
+}

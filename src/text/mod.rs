@@ -1,0 +1,766 @@
+//! Text analysis shared by every index and scorer: one tokenizer for English and Japanese, so
+//! that a query and the evidence it is matched against are always cut the same way.
+//!
+//! English runs are lower-cased, stop words dropped and Snowball-stemmed. Japanese has no
+//! spaces, and no dictionary can be downloaded at build time, so CJK text is cut at script
+//! boundaries (kanji, katakana, hiragana) and kanji/katakana runs become overlapping character
+//! bigrams (a lone kanji stays a unigram). Hiragana runs are mostly particles and inflections
+//! (を, について, ました) and are dropped unless the whole text is hiragana.
+
+pub mod index;
+pub mod synonyms;
+pub mod values;
+
+use std::sync::LazyLock;
+
+use rust_stemmers::{Algorithm, Stemmer};
+use unicode_normalization::UnicodeNormalization;
+
+/// A token and the byte span of the text it came from (for snippets and highlighting).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Token {
+    pub text: String,
+    pub start: usize,
+    pub end: usize,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Script {
+    Word,
+    Han,
+    Katakana,
+    Hiragana,
+    Other,
+}
+
+fn script(c: char) -> Script {
+    if c.is_ascii() {
+        return if c.is_ascii_alphanumeric() {
+            Script::Word
+        } else {
+            Script::Other
+        };
+    }
+    match c {
+        '\u{3040}'..='\u{309F}' => Script::Hiragana,
+        '\u{30A0}'..='\u{30FF}' | '\u{31F0}'..='\u{31FF}' | '\u{FF66}'..='\u{FF9F}' => Script::Katakana,
+        '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '\u{F900}'..='\u{FAFF}' | '々' => Script::Han,
+        c if c.is_alphanumeric() => Script::Word,
+        _ => Script::Other,
+    }
+}
+
+static STEMMER: LazyLock<Stemmer> = LazyLock::new(|| Stemmer::create(Algorithm::English));
+
+/// English words that carry no meaning for search. Question words are here too: "when did we
+/// decide" should match on "decide", not on "when".
+const EN_STOP: &[&str] = &[
+    "a", "about", "above", "after", "again", "all", "am", "an", "and", "any", "are", "as", "at", "be", "been",
+    "before", "being", "both", "but", "by", "can", "could", "did", "do", "does", "doing", "for", "from", "had", "has",
+    "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into", "is", "it", "its",
+    "itself", "just", "me", "my", "no", "nor", "of", "off", "on", "once", "or", "our", "ours", "out", "over", "she",
+    "should", "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
+    "those", "to", "too", "under", "until", "up", "us", "very", "was", "we", "were", "what", "when", "where", "which",
+    "while", "who", "whom", "why", "will", "with", "would", "you", "your", "yours", "s", "t", "let", "lets", "tell",
+    "know", "anyone", "anything", "please", "thanks", "hi", "hey", "ok", "okay", "re", "ll", "ve", "d", "m",
+];
+
+/// Japanese kanji tokens that are question or filler words, not content.
+const JA_STOP: &[&str] = &["何", "誰", "件", "方", "時", "事", "今", "私", "等"];
+
+static STOP: LazyLock<rustc_hash::FxHashSet<&'static str>> =
+    LazyLock::new(|| EN_STOP.iter().chain(JA_STOP.iter()).copied().collect());
+
+/// Whether `word` (already lower-cased) is an English stop word.
+pub fn is_stop_word(word: &str) -> bool {
+    STOP.contains(word)
+}
+
+/// Normalises text for matching: NFKC (full-width Latin and digits become ASCII, half-width
+/// katakana becomes full-width) and lower case.
+pub fn normalize(text: &str) -> String {
+    if text.is_ascii() {
+        // NFKC leaves ASCII as it is.
+        return text.to_ascii_lowercase();
+    }
+    // Most text is ASCII and common Japanese (kana, CJK ideographs, 、。・ー), which NFKC
+    // leaves as it is and which has no case: one pass, no table lookups.
+    let plain = |c: char| {
+        c.is_ascii()
+            || matches!(c, '\u{3001}'..='\u{3002}' | '\u{3041}'..='\u{3096}' | '\u{30A1}'..='\u{30FC}' | '\u{4E00}'..='\u{9FFF}')
+    };
+    if text.chars().all(plain) {
+        // Bytes of multi-byte characters are never ASCII: lower-casing bytes is safe.
+        return text.to_ascii_lowercase();
+    }
+    if unicode_normalization::is_nfkc_quick(text.chars()) == unicode_normalization::IsNormalized::Yes {
+        let mut out = String::with_capacity(text.len());
+        for c in text.chars() {
+            if c.is_ascii() {
+                out.push(c.to_ascii_lowercase());
+            } else if ('\u{3000}'..='\u{9FFF}').contains(&c) {
+                // Japanese scripts have no case.
+                out.push(c);
+            } else {
+                out.extend(c.to_lowercase());
+            }
+        }
+        return out;
+    }
+    text.nfkc().collect::<String>().to_lowercase()
+}
+
+/// Word -> its stem, or `None` for a stop word: one lookup answers both. hashbrown's
+/// `entry_ref` finds or fills an entry and copies the word only when it is new.
+type StemCache = hashbrown::HashMap<String, Option<String>, rustc_hash::FxBuildHasher>;
+
+thread_local! {
+    /// Stems of words seen on this thread: ranking tokenizes the same vocabulary over and over.
+    static STEMS: std::cell::RefCell<StemCache> = Default::default();
+}
+
+/// The stem of `word` (lower-case ASCII letters), from `cache` or computed into it.
+/// The stem of `word` (lower-case ASCII letters), `None` for a stop word, from `cache` or
+/// computed into it.
+fn stem_in<'c>(cache: &'c mut StemCache, word: &str) -> Option<&'c str> {
+    if cache.len() > 200_000 && !cache.contains_key(word) {
+        cache.clear();
+    }
+    cache
+        .entry_ref(word)
+        .or_insert_with(|| (!is_stop_word(word)).then(|| STEMMER.stem(word).into_owned()))
+        .as_deref()
+}
+
+/// Stems one lower-case English word.
+pub fn stem(word: &str) -> String {
+    STEMS.with(|c| match c.try_borrow_mut() {
+        Ok(mut cache) => match stem_in(&mut cache, word) {
+            Some(s) => s.to_string(),
+            None => STEMMER.stem(word).into_owned(),
+        },
+        Err(_) => STEMMER.stem(word).into_owned(),
+    })
+}
+
+/// Cuts `text` into search tokens (see the module docs). Offsets refer to the normalised text,
+/// which for ASCII and ordinary Japanese equals the input.
+pub fn tokenize(text: &str) -> Vec<Token> {
+    let mut out = Vec::with_capacity(text.len() / 5);
+    for_each_token(text, |t, start, end| {
+        out.push(Token {
+            text: t.to_string(),
+            start,
+            end,
+        })
+    });
+    out
+}
+
+/// Calls `f(token, start, end)` for each token of `text`, in order, without allocating a string
+/// per token: the cut of `tokenize`, for hot loops (ranking, shingles).
+///
+/// Returns the text's shape (its length and language), measured on the way.
+pub fn for_each_token(text: &str, mut f: impl FnMut(&str, usize, usize)) -> Shape {
+    let norm = normalize(text);
+    STEMS.with(|c| match c.try_borrow_mut() {
+        Ok(mut cache) => cut(&norm, &mut cache, &mut f),
+        // `f` itself tokenizes: it gets a cache of its own.
+        Err(_) => cut(&norm, &mut Default::default(), &mut f),
+    })
+}
+
+/// What tokenizing learns of a text besides its tokens.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Shape {
+    /// Characters of the normalised text.
+    pub chars: usize,
+    /// Whether it is mostly Japanese (as `is_japanese`).
+    pub japanese: bool,
+}
+
+fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) -> Shape {
+    if norm.is_ascii() {
+        cut_ascii(norm, stems, f);
+        return Shape {
+            chars: norm.len(),
+            japanese: false,
+        };
+    }
+    let mut chars = 0usize;
+    let mut letters = Letters::default();
+    // Hiragana runs count only when the whole text is hiragana; until another script shows up,
+    // they wait here (such a text has no other runs, so the order is kept).
+    let mut all_hiragana = true;
+    let mut waiting: Vec<(usize, usize)> = Vec::new();
+    let mut run_start = 0usize;
+    let mut run_script = Script::Other;
+    let mut it = norm.char_indices().peekable();
+    loop {
+        let cur = it.next();
+        let (pos, s) = match cur {
+            Some((p, c)) => {
+                let s = script(c);
+                all_hiragana &= s == Script::Hiragana || c.is_whitespace();
+                chars += 1;
+                letters.add(s);
+                (p, s)
+            }
+            None => (norm.len(), Script::Other),
+        };
+        // Apostrophes inside English words ("don't") do not split a word.
+        let joins_word = run_script == Script::Word
+            && matches!(cur, Some((_, '\'' | '’')))
+            && matches!(it.peek(), Some((_, c)) if script(*c) == Script::Word);
+        if s != run_script && !joins_word {
+            if run_script == Script::Hiragana {
+                if all_hiragana {
+                    waiting.push((run_start, pos));
+                }
+            } else if run_script != Script::Other {
+                emit_run(&norm[run_start..pos], run_start, run_script, stems, f);
+            }
+            run_start = pos;
+            run_script = s;
+        }
+        if cur.is_none() {
+            break;
+        }
+    }
+    if all_hiragana {
+        for (s, e) in waiting {
+            emit_run(&norm[s..e], s, Script::Hiragana, stems, f);
+        }
+    }
+    Shape {
+        chars,
+        japanese: letters.japanese(),
+    }
+}
+
+/// The same cut for ASCII text (most English), without decoding characters.
+fn cut_ascii(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    let b = norm.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if !b[i].is_ascii_alphanumeric() {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        let mut has_apostrophe = false;
+        while i < b.len()
+            && (b[i].is_ascii_alphanumeric() || (b[i] == b'\'' && i + 1 < b.len() && b[i + 1].is_ascii_alphanumeric()))
+        {
+            has_apostrophe |= b[i] == b'\'';
+            i += 1;
+        }
+        let run = &norm[start..i];
+        let word: std::borrow::Cow<str> = if has_apostrophe {
+            run.replace('\'', "").into()
+        } else {
+            run.into()
+        };
+        word_token(&word, start, i, stems, f);
+    }
+}
+
+/// Emits one Latin-script word: stop words dropped, alphabetic ASCII words stemmed.
+fn word_token(word: &str, start: usize, end: usize, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    if word.is_empty() {
+        return;
+    }
+    if word.bytes().all(|c| c.is_ascii_alphabetic()) {
+        if let Some(stem) = stem_in(stems, word) {
+            f(stem, start, end)
+        }
+    } else if !is_stop_word(word) {
+        f(word, start, end)
+    }
+}
+
+fn emit_run(run: &str, offset: usize, script: Script, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    match script {
+        Script::Word => {
+            let end = offset + run.len();
+            if run.contains(['\'', '’']) {
+                let word: String = run.chars().filter(|c| *c != '\'' && *c != '’').collect();
+                word_token(&word, offset, end, stems, f)
+            } else {
+                word_token(run, offset, end, stems, f)
+            }
+        }
+        Script::Han | Script::Katakana | Script::Hiragana => {
+            // Overlapping bigrams; a run of one character is a unigram.
+            let mut starts = run.char_indices().map(|(i, _)| i);
+            let (Some(mut s0), second) = (starts.next(), starts.next()) else {
+                return;
+            };
+            let Some(mut s1) = second else {
+                if !is_stop_word(run) {
+                    f(run, offset, offset + run.len());
+                }
+                return;
+            };
+            loop {
+                let s2 = starts.next().unwrap_or(run.len());
+                f(&run[s0..s2], offset + s0, offset + s2);
+                if s2 == run.len() {
+                    break;
+                }
+                (s0, s1) = (s1, s2);
+            }
+        }
+        Script::Other => {}
+    }
+}
+
+/// The token strings of `text`, in order (duplicates kept).
+pub fn terms(text: &str) -> Vec<String> {
+    let mut out = Vec::with_capacity(text.len() / 5);
+    for_each_token(text, |t, _, _| out.push(t.to_string()));
+    out
+}
+
+/// Letters of a text by script, for telling its language.
+#[derive(Default)]
+struct Letters {
+    cjk: usize,
+    all: usize,
+}
+
+impl Letters {
+    fn add(&mut self, s: Script) {
+        match s {
+            Script::Han | Script::Katakana | Script::Hiragana => {
+                self.cjk += 1;
+                self.all += 1;
+            }
+            Script::Word => self.all += 1,
+            Script::Other => {}
+        }
+    }
+
+    /// Mostly Japanese: at least a third of the letters are CJK.
+    fn japanese(&self) -> bool {
+        self.all > 0 && self.cjk * 3 >= self.all
+    }
+}
+
+/// Whether the text is mostly Japanese (by share of CJK characters among letters).
+pub fn is_japanese(text: &str) -> bool {
+    let mut letters = Letters::default();
+    for c in text.chars() {
+        letters.add(script(c));
+    }
+    letters.japanese()
+}
+
+/// Cuts a text into sentences (English `.!?` followed by space, Japanese `。！？`, and line
+/// breaks). Returns byte ranges into `text`, trimmed, non-empty.
+pub fn sentences(text: &str) -> Vec<(usize, usize)> {
+    let mut out = Vec::new();
+    let mut start = 0;
+    let bytes: Vec<(usize, char)> = text.char_indices().collect();
+    for (k, &(i, c)) in bytes.iter().enumerate() {
+        let next_is_space = bytes.get(k + 1).is_none_or(|(_, n)| n.is_whitespace());
+        let end_here = matches!(c, '。' | '！' | '？' | '\n') || (matches!(c, '.' | '!' | '?') && next_is_space);
+        if end_here {
+            let e = i + c.len_utf8();
+            push_trimmed(text, start, e, &mut out);
+            start = e;
+        }
+    }
+    push_trimmed(text, start, text.len(), &mut out);
+    out
+}
+
+fn push_trimmed(text: &str, s: usize, e: usize, out: &mut Vec<(usize, usize)>) {
+    let piece = &text[s..e];
+    let lead = piece.len() - piece.trim_start().len();
+    let trail = piece.len() - piece.trim_end().len();
+    if lead + trail < piece.len() {
+        out.push((s + lead, e - trail));
+    }
+}
+
+/// Where `phrase` first occurs in `q` (both normalised): as whole words for Latin text (a word
+/// boundary is needed only where the phrase itself begins or ends with a letter or digit, so
+/// "decision:" matches "decision: x"), as a substring for Japanese. `None` for an empty phrase.
+pub fn find_phrase(q: &str, phrase: &str) -> Option<usize> {
+    if phrase.is_empty() {
+        return None;
+    }
+    if !phrase.is_ascii() {
+        return q.find(phrase);
+    }
+    let bytes = q.as_bytes();
+    let word = |b: u8| b.is_ascii_alphanumeric();
+    let (first, last) = (phrase.as_bytes()[0], phrase.as_bytes()[phrase.len() - 1]);
+    let mut from = 0;
+    while let Some(i) = q[from..].find(phrase) {
+        let s = from + i;
+        let e = s + phrase.len();
+        let left_ok = s == 0 || !word(bytes[s - 1]) || !word(first);
+        let right_ok = e >= bytes.len() || !word(bytes[e]) || !word(last);
+        if left_ok && right_ok {
+            return Some(s);
+        }
+        from = s + 1;
+        while !q.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    None
+}
+
+/// A set of phrases matched as `find_phrase` matches one (whole words for Latin text, substrings
+/// for Japanese; ASCII letters in any case), all in one pass over the text. `_` counts as a word
+/// character here.
+#[derive(Debug, Clone, Default)]
+pub struct PhraseSet {
+    phrases: Vec<String>,
+    matcher: Option<regex::Regex>,
+}
+
+impl PhraseSet {
+    /// `phrases` should be normalised (`normalize`).
+    pub fn new(phrases: Vec<String>) -> PhraseSet {
+        let alternatives: Vec<String> = phrases
+            .iter()
+            .filter(|p| !p.is_empty())
+            .map(|p| {
+                let edge = |c: Option<char>| {
+                    if c.is_some_and(|c| c.is_ascii_alphanumeric()) {
+                        r"(?-u:\b)"
+                    } else {
+                        ""
+                    }
+                };
+                format!(
+                    "{}{}{}",
+                    edge(p.chars().next()),
+                    regex::escape(p),
+                    edge(p.chars().last())
+                )
+            })
+            .collect();
+        let matcher = (!alternatives.is_empty()).then(|| {
+            regex::RegexBuilder::new(&alternatives.join("|"))
+                .case_insensitive(true)
+                .build()
+                // Escaped literals and word boundaries always compile.
+                .expect("escaped phrases form a valid pattern")
+        });
+        PhraseSet { phrases, matcher }
+    }
+
+    pub fn phrases(&self) -> &[String] {
+        &self.phrases
+    }
+
+    /// Whether any phrase occurs in `text`.
+    pub fn is_match(&self, text: &str) -> bool {
+        self.matcher.as_ref().is_some_and(|m| m.is_match(text))
+    }
+}
+
+impl PartialEq for PhraseSet {
+    fn eq(&self, other: &Self) -> bool {
+        self.phrases == other.phrases
+    }
+}
+
+/// Shortens `text` to about `max_chars` characters (kept in `util`, below the YAML reader).
+pub use crate::util::truncate_chars;
+
+/// Renders Slack's message markup as plain text: `<@U123>` becomes `@name` (via `user_name`,
+/// or `@U123` when unknown), `<#C1|general>` becomes `#general`, `<https://x|label>` becomes
+/// `label (https://x)`, `<!here>` becomes `@here`, and HTML entities are decoded.
+pub fn clean_slack_markup(text: &str, user_name: &dyn Fn(&str) -> Option<String>) -> String {
+    static RE: LazyLock<regex::Regex> = LazyLock::new(|| {
+        // A pattern literal: compiling it cannot fail.
+        regex::Regex::new(r"<([^<>]+)>").expect("valid regex")
+    });
+    let replaced = RE.replace_all(text, |caps: &regex::Captures| {
+        let inner = &caps[1];
+        let (target, label) = match inner.split_once('|') {
+            Some((t, l)) => (t, Some(l)),
+            None => (inner, None),
+        };
+        if let Some(id) = target.strip_prefix('@') {
+            let name = label
+                .map(str::to_string)
+                .or_else(|| user_name(id))
+                .unwrap_or_else(|| id.to_string());
+            format!("@{name}")
+        } else if let Some(id) = target.strip_prefix('#') {
+            format!("#{}", label.unwrap_or(id))
+        } else if let Some(special) = target.strip_prefix('!') {
+            format!("@{}", label.unwrap_or(special.split('^').next().unwrap_or(special)))
+        } else {
+            match label {
+                Some(l) if l != target => format!("{l} ({target})"),
+                _ => target.to_string(),
+            }
+        }
+    });
+    html_escape::decode_html_entities(&replaced).into_owned()
+}
+
+/// Long texts (pages) are searched and cited passage by passage. Passages are cut at headings and blank lines, and paragraphs are joined up to this size.
+const PASSAGE_CHARS: usize = 700;
+
+/// Splits Markdown into passages: a heading starts a new passage; paragraphs are joined while
+/// the passage stays under `PASSAGE_CHARS` characters.
+pub fn passages(body: &str) -> Vec<(usize, usize)> {
+    let mut paragraphs: Vec<(usize, usize, bool)> = Vec::new();
+    let mut start: Option<usize> = None;
+    let mut offset = 0;
+    for line in body.split_inclusive('\n') {
+        let trimmed = line.trim();
+        let heading = trimmed.starts_with('#');
+        if (trimmed.is_empty() || heading)
+            && let Some(s) = start.take()
+        {
+            paragraphs.push((s, offset, false));
+        }
+        if heading {
+            start = Some(offset);
+            paragraphs.push((offset, offset, true)); // marks a cut
+        } else if !trimmed.is_empty() && start.is_none() {
+            start = Some(offset);
+        }
+        offset += line.len();
+    }
+    if let Some(s) = start {
+        paragraphs.push((s, offset, false));
+    }
+    let mut out: Vec<(usize, usize)> = Vec::new();
+    let mut cur: Option<(usize, usize)> = None;
+    for (s, e, cut) in paragraphs {
+        if cut {
+            if let Some(c) = cur.take() {
+                out.push(c);
+            }
+            continue;
+        }
+        cur = match cur {
+            Some((cs, ce)) if body[cs..e].chars().count() <= PASSAGE_CHARS => Some((cs, e.max(ce))),
+            Some(c) => {
+                out.push(c);
+                Some((s, e))
+            }
+            None => Some((s, e)),
+        };
+    }
+    if let Some(c) = cur {
+        out.push(c);
+    }
+    out.into_iter()
+        .filter_map(|(s, e)| {
+            let piece = &body[s..e];
+            let lead = piece.len() - piece.trim_start().len();
+            let trimmed = piece.trim();
+            (!trimmed.is_empty()).then_some((s + lead, s + lead + trimmed.len()))
+        })
+        .collect()
+}
+
+/// Parses a date or time given by a user or a tool argument: RFC 3339, `YYYY-MM-DD`
+/// (midnight UTC), or seconds since the epoch.
+pub fn parse_time(s: &str) -> Option<chrono::DateTime<chrono::Utc>> {
+    let s = s.trim();
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(s) {
+        return Some(t.with_timezone(&chrono::Utc));
+    }
+    if let Ok(d) = chrono::NaiveDate::parse_from_str(s, "%Y-%m-%d") {
+        return d.and_hms_opt(0, 0, 0).map(|t| t.and_utc());
+    }
+    if let Ok(secs) = s.parse::<f64>()
+        && secs.is_finite()
+    {
+        return chrono::DateTime::from_timestamp(secs as i64, 0);
+    }
+    None
+}
+
+/// How a request is put, not what it asks for ("could you kindly assist me in ..."): a tool's
+/// description that happens to use one of these is no better for it. Left out of questions and
+/// of tool searches (`is_request_filler`).
+pub const REQUEST_FILLER: &[&str] = &[
+    "help",
+    "assist",
+    "assistance",
+    "kindly",
+    "desperately",
+    "immediate",
+    "immediately",
+    "extremely",
+    "quite",
+    "bit",
+    "particular",
+    "particularly",
+    "specific",
+    "specifically",
+    "certain",
+    "therefore",
+    "perhaps",
+    "possibly",
+    "wondering",
+    "wonder",
+    "interested",
+    "curious",
+    "looking",
+    "appreciate",
+    "grateful",
+    "lend",
+    "expertise",
+    "provide",
+    "detailed",
+    "comprehensive",
+];
+
+pub type StemSet = std::sync::OnceLock<std::collections::HashSet<String>>;
+
+/// Whether `term` (an index term, a stem as `text::terms` makes them) is one of `words`'
+/// terms; `cell` keeps those terms, made on first use.
+pub fn in_stems(cell: &'static StemSet, words: &[&str], term: &str) -> bool {
+    cell.get_or_init(|| words.iter().flat_map(|w| terms(w)).collect())
+        .contains(term)
+}
+
+/// Whether an index term is request filler (`REQUEST_FILLER`).
+pub fn is_request_filler(term: &str) -> bool {
+    static STEMS: StemSet = StemSet::new();
+    in_stems(&STEMS, REQUEST_FILLER, term)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(input: &str, expected: &[&str]) {
+        assert_eq!(terms(input), expected, "tokens of {input:?}");
+    }
+
+    #[test]
+    fn english_is_stemmed_and_stop_words_dropped() {
+        check(
+            "What did we decide about the pricing changes?",
+            &["decid", "price", "chang"],
+        );
+        check("Don't deploy on Fridays", &["dont", "deploy", "friday"]);
+    }
+
+    #[test]
+    fn japanese_becomes_bigrams_per_script_run() {
+        check("価格改定を決定しました", &["価格", "格改", "改定", "決定"]);
+        check("データベース移行", &["デー", "ータ", "タベ", "ベー", "ース", "移行"]);
+        check("何が決まった？", &["決"]);
+    }
+
+    #[test]
+    fn mixed_and_full_width_text() {
+        check("Ｑ３のSLA目標は99.9%", &["q3", "sla", "目標", "99", "9"]);
+        check("ひらがな", &["ひら", "らが", "がな"]);
+    }
+
+    #[test]
+    fn offsets_point_into_normalized_text() {
+        let t = tokenize("hello 世界");
+        assert_eq!(
+            t[1],
+            Token {
+                text: "世界".into(),
+                start: 6,
+                end: 12
+            }
+        );
+    }
+
+    #[test]
+    fn sentences_split_both_languages() {
+        let text = "We chose Postgres. It is fast!\n次に移行します。完了";
+        let got: Vec<&str> = sentences(text).into_iter().map(|(s, e)| &text[s..e]).collect();
+        assert_eq!(got, ["We chose Postgres.", "It is fast!", "次に移行します。", "完了"]);
+    }
+
+    #[test]
+    fn slack_markup_is_rendered() {
+        let names = |id: &str| (id == "U1").then(|| "aiko".to_string());
+        assert_eq!(
+            clean_slack_markup(
+                "<@U1> see <#C9|pricing> &amp; <https://x.io|doc> <@U2> &lt;3 <!here>",
+                &names
+            ),
+            "@aiko see #pricing & doc (https://x.io) @U2 <3 @here"
+        );
+    }
+
+    proptest::proptest! {
+        /// The fast path of `normalize` agrees with NFKC + lower case on the text it takes.
+        #[test]
+        fn normalize_fast_path_is_nfkc(s in "[a-zA-Z0-9 .,!?'\u{3001}-\u{3002}\u{3041}-\u{3096}\u{30A1}-\u{30FC}\u{4E00}-\u{9FFF}]{0,40}") {
+            proptest::prop_assert_eq!(normalize(&s), s.nfkc().collect::<String>().to_lowercase());
+        }
+
+        /// For any input, token offsets are in bounds and on character boundaries of the
+        /// normalised text.
+        #[test]
+        fn token_offsets_are_valid(s in "\\PC{0,60}") {
+            let norm = normalize(&s);
+            for t in tokenize(&s) {
+                proptest::prop_assert!(t.start < t.end && t.end <= norm.len());
+                proptest::prop_assert!(norm.is_char_boundary(t.start) && norm.is_char_boundary(t.end));
+            }
+        }
+    }
+
+    #[test]
+    fn phrase_sets_match_like_find_phrase() {
+        let set = PhraseSet::new(vec![
+            "decision:".into(),
+            "we will".into(),
+            "決定".into(),
+            "agreed".into(),
+        ]);
+        for (text, expected) in [
+            ("Decision: ship it", true),
+            ("indecision: none", false),
+            ("We will ship", true),
+            ("we willingly ship", false),
+            ("価格を決定しました", true),
+            ("disagreed", false),
+            ("AGREED.", true),
+            ("nothing here", false),
+        ] {
+            assert_eq!(set.is_match(text), expected, "{text}");
+            let lower = text.to_ascii_lowercase();
+            assert_eq!(
+                set.phrases().iter().any(|p| find_phrase(&lower, p).is_some()),
+                expected,
+                "find_phrase on {text}"
+            );
+        }
+        assert!(!PhraseSet::default().is_match("anything"));
+    }
+
+    #[test]
+    fn language_detection() {
+        for t in [
+            "来週のリリースはいつ？",
+            "When is the release?",
+            "Q3の価格改定について",
+            "",
+            "123",
+        ] {
+            let shape = for_each_token(t, |_, _, _| {});
+            assert_eq!(shape.japanese, is_japanese(t), "{t}");
+            assert_eq!(shape.chars, t.chars().count(), "{t}");
+        }
+        assert!(is_japanese("来週のリリースはいつ？"));
+        assert!(!is_japanese("When is the release?"));
+        assert!(is_japanese("Q3の価格改定について"));
+    }
+}
