@@ -170,8 +170,7 @@ fn synthetic_hits(n: usize) -> Vec<SourceOutcome> {
 fn pipeline(n: usize, policies: &Policies) -> Duration {
     let now = "2026-11-20T09:00:00Z".parse().unwrap();
     let question = "What did we decide about the pricing plan per seat?";
-    let analysis = sagasu::pipeline::query::analyze(question, now, &policies.lexicon);
-    let classified = sagasu::pipeline::intent::classify(question, &policies.intents);
+    let analysis = sagasu::pipeline::query::analyze_question(question, &policies.intents, None, now, &policies.lexicon);
     let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion"), ("rocketchat", "rocketchat")]
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -184,10 +183,8 @@ fn pipeline(n: usize, policies: &Policies) -> Duration {
         let t = Instant::now();
         let r = compose(
             ComposeInput {
-                question,
-                intent: classified.clone(),
                 analysis: &analysis,
-                policy: policies.get(classified.intent),
+                policy: policies.get(analysis.intent.intent),
                 lexicon: &policies.lexicon,
                 now,
                 source_kinds: &kinds,

@@ -54,8 +54,8 @@ fn main() {
             let runs: Vec<Duration> = (0..15)
                 .map(|_| {
                     let t = Instant::now();
-                    let c = sagasu::pipeline::intent::classify(&q, &policies.intents);
-                    let a = sagasu::pipeline::query::analyze_as(&q, Some(c.intent), now, &policies.lexicon);
+                    let a =
+                        sagasu::pipeline::query::analyze_question(&q, &policies.intents, None, now, &policies.lexicon);
                     std::hint::black_box(a);
                     t.elapsed()
                 })

@@ -128,8 +128,7 @@ const OVERVIEW_REACH: (f64, f64) = (0.5, 0.6);
 
 /// Everything `compose` needs.
 pub struct ComposeInput<'a> {
-    pub question: &'a str,
-    pub intent: Classified,
+    /// The question read once: its text, language, intent and value asked for are in it.
     pub analysis: &'a Analysis,
     pub policy: &'a Policy,
     pub lexicon: &'a Lexicon,
@@ -178,7 +177,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     clusters.truncate(MAX_CITATIONS);
     // A cluster speaks in the question's language when one of its copies does: a Japanese
     // question is answered from the Japanese copy of an announcement posted in both languages.
-    let ja = crate::pipeline::query::language(input.question) == crate::pipeline::query::Lang::Ja;
+    let ja = input.analysis.lang == crate::pipeline::query::Lang::Ja;
     for c in &mut clusters {
         let rep_coverage = c.rep().coverage;
         if text::is_japanese(c.rep().passage_text()) == ja {
@@ -193,17 +192,19 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             c.members.insert(0, m);
         }
     }
+    // What each cluster claims, read once for the lead, support, conflicts and snippets.
+    let claims = conflict::claims(&clusters, input.analysis, input.lexicon);
     let found = clusters.first().is_some_and(|c| c.rep().coverage >= ANSWER_COVERAGE);
-    let focus = conflict::focus(input.question, input.intent.intent);
+    let focus = input.analysis.focus;
     // "When was the last incident?" asks for the latest of many events: their different dates
     // are not a disagreement.
     let latest_of_many = input.analysis.latest && focus == Some(crate::text::values::ValueKind::Date);
     let disagreement = if found && !latest_of_many {
-        conflict::detect(&clusters, input.analysis, input.lexicon, focus)
+        conflict::detect(&clusters, &claims, input.analysis, input.lexicon)
     } else {
         None
     };
-    let lead = lead_index(&clusters, disagreement.as_ref(), &input, focus);
+    let lead = lead_index(&clusters, &claims, disagreement.as_ref(), focus);
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if !found {
         confidence.level = Level::Low;
@@ -227,7 +228,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
                 author: rep.hit.author.clone(),
                 date: date_of(rep.hit.timestamp),
                 url: rep.hit.url.clone(),
-                snippet: text::truncate_chars(&conflict::best_sentence(rep, input.analysis, input.lexicon, focus), 280),
+                snippet: text::truncate_chars(&claims[i].statement, 280),
                 also_in: c.members.iter().skip(1).map(|m| m.hit.id.clone()).collect(),
                 score: (c.score() * 1000.0).round() / 1000.0,
                 explain: rep.explain(),
@@ -251,13 +252,13 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         })
         .collect();
     let (answer, prose_end) = if found {
-        write_answer(&input, &clusters, lead, disagreement.as_ref(), focus, &reports)
+        write_answer(&input, &clusters, &claims, lead, disagreement.as_ref(), &reports)
     } else {
         write_not_found(&input, &clusters, &reports)
     };
     AskResponse {
-        question: input.question.to_string(),
-        intent: input.intent,
+        question: input.analysis.question.clone(),
+        intent: input.analysis.intent.clone(),
         answer,
         confidence,
         conflicts,
@@ -298,11 +299,12 @@ fn property(h: &crate::hit::Hit, key: &str, prefix: &str) -> String {
         .unwrap_or_default()
 }
 
-fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::text::values::ValueKind>) -> String {
+fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim) -> String {
     let rep = c.rep();
-    let sentence = text::truncate_chars(&conflict::best_sentence(rep, input.analysis, input.lexicon, focus), 320);
+    let sentence = text::truncate_chars(&claim.statement, 320);
     let h = &rep.hit;
-    if input.intent.intent == Intent::Person || input.intent.secondary.contains(&Intent::Person) {
+    let intent = &input.analysis.intent;
+    if intent.intent == Intent::Person || intent.secondary.contains(&Intent::Person) {
         if let Some(who) = h.properties.get("Assignee").or_else(|| h.properties.get("Owner")) {
             let status = property(h, "Status", ", ");
             let due = property(h, "Due", ", due ");
@@ -333,7 +335,7 @@ fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::text::values
             .unwrap_or_default();
         return format!("Use **`{}`**: {}{params}", h.title, sentence);
     }
-    if input.intent.intent == Intent::Exploratory {
+    if intent.intent == Intent::Exploratory {
         // An overview wants what the evidence says as a whole: a chat message entire, a
         // document section by section.
         let overview = conflict::outline(&h.text, 400);
@@ -347,7 +349,7 @@ fn lead_for(input: &ComposeInput, c: &Cluster, focus: Option<crate::text::values
             _ => {}
         }
     }
-    if input.intent.intent == Intent::Document && matches!(h.kind, EvidenceKind::Page | EvidenceKind::Wiki) {
+    if intent.intent == Intent::Document && matches!(h.kind, EvidenceKind::Page | EvidenceKind::Wiki) {
         // The document is the answer: name it, say what it opens with, and quote what it says
         // on the question when that is elsewhere in it.
         let opening = conflict::opening_sentence(&h.text).unwrap_or_default();
@@ -385,8 +387,8 @@ const VALUE_LEAD_REACH: f64 = 0.8;
 /// evidence states none, the nearest evidence that states one and answers the question as well.
 fn lead_index(
     clusters: &[Cluster],
+    claims: &[conflict::Claim],
     d: Option<&Disagreement>,
-    input: &ComposeInput,
     focus: Option<crate::text::values::ValueKind>,
 ) -> usize {
     let Some(top) = clusters.first().map(Cluster::score) else {
@@ -399,12 +401,7 @@ fn lead_index(
     }) {
         return i;
     }
-    let Some(kind) = focus else { return 0 };
-    let states = |c: &Cluster| {
-        let claim = conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
-        conflict::stated_value(&claim, kind).is_some()
-    };
-    if states(&clusters[0]) {
+    if focus.is_none() || claims[0].value.is_some() {
         return 0;
     }
     clusters
@@ -412,22 +409,22 @@ fn lead_index(
         .enumerate()
         .skip(1)
         .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
-        .find(|(_, c)| c.rep().coverage >= ANSWER_COVERAGE && states(c))
+        .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && claims[*i].value.is_some())
         .map_or(0, |(i, _)| i)
 }
 
 fn write_answer(
     input: &ComposeInput,
     clusters: &[Cluster],
+    claims: &[conflict::Claim],
     lead_idx: usize,
     d: Option<&Disagreement>,
-    focus: Option<crate::text::values::ValueKind>,
     reports: &[SourceReport],
 ) -> (String, usize) {
     let mut out = String::new();
     out.push_str(&format!(
         "{} [{}]\n",
-        lead_for(input, &clusters[lead_idx], focus),
+        lead_for(input, &clusters[lead_idx], &claims[lead_idx]),
         lead_idx + 1
     ));
     let top = clusters[0].score();
@@ -435,7 +432,7 @@ fn write_answer(
     let mut support = Vec::new();
     let lead_side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&lead_idx)));
     // An overview ("tell me about ...") gathers more of the evidence than a pointed question.
-    let (most, reach) = if input.intent.intent == Intent::Exploratory {
+    let (most, reach) = if input.analysis.intent.intent == Intent::Exploratory {
         (OVERVIEW_SUPPORT, OVERVIEW_REACH)
     } else {
         (SUPPORT, SUPPORT_REACH)
@@ -443,13 +440,8 @@ fn write_answer(
     // The value the lead states, when the question asks for one: evidence elsewhere that states
     // the same value corroborates it, and is shown from further down ("MySQLは12月15日に廃止"
     // and "will be decommissioned on Dec 15" from another channel).
-    let claim_of = |c: &Cluster| conflict::best_sentence(c.rep(), input.analysis, input.lexicon, focus);
-    let value_in = |claim: &str| {
-        focus
-            .and_then(|k| conflict::stated_value(claim, k))
-            .map(|v| v.canonical)
-    };
-    let lead_value = value_in(&claim_of(&clusters[lead_idx]));
+    let value_in = |i: usize| claims[i].value.as_ref().map(|v| v.canonical.clone());
+    let lead_value = value_in(lead_idx);
     let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
@@ -458,20 +450,23 @@ fn write_answer(
         // With a disagreement, support comes only from the lead's side of it.
         let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
-        let claim = claim_of(c);
         let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
         let corroborates = lead_value.is_some()
             && c.score() >= top * CORROBORATION_REACH
             && c.rep().coverage >= CORROBORATION_REACH
             && lead_place(c) != lead_place(&clusters[lead_idx])
-            && value_in(&claim) == lead_value;
-        if (close || corroborates) && agrees && !conflict::standing(&claim).is_empty() {
+            && value_in(i) == lead_value;
+        if (close || corroborates) && agrees && !claims[i].standing.is_empty() {
             support.push(i);
             cited.push(i);
         }
     }
     for i in &support {
-        out.push_str(&format!("\n- {} [{}]", lead_for(input, &clusters[*i], focus), i + 1));
+        out.push_str(&format!(
+            "\n- {} [{}]",
+            lead_for(input, &clusters[*i], &claims[*i]),
+            i + 1
+        ));
     }
     if !support.is_empty() {
         out.push('\n');

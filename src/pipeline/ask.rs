@@ -14,7 +14,6 @@ use tracing::Instrument;
 use crate::config::policy::{Broaden, Intent, Policies, Policy};
 use crate::config::{Config, SourceKind};
 use crate::pipeline::answer::{self, AskResponse, ComposeInput};
-use crate::pipeline::intent::{self, Classified};
 use crate::pipeline::query::{self, Analysis};
 use crate::sources::{SourceOutcome, SourcePool, SourceQuery, SourceStatus};
 use crate::util::yaml::Diagnostics;
@@ -227,15 +226,14 @@ impl Engine {
         async move {
             let start = Instant::now();
             let now = opts.now.unwrap_or_else(Utc::now);
-            let mut classified = intent::classify(&question, &self.policies.intents);
-            if let Some(i) = opts.intent {
-                classified = Classified {
-                    intent: i,
-                    score: 1.0,
-                    secondary: Vec::new(),
-                };
-            }
-            let analysis = query::analyze_as(&question, Some(classified.intent), now, &self.policies.lexicon);
+            let analysis = query::analyze_question(
+                &question,
+                &self.policies.intents,
+                opts.intent,
+                now,
+                &self.policies.lexicon,
+            );
+            let intent = analysis.intent.intent;
             let no_words = nothing_to_search(&analysis);
             let filtered = analysis.after.is_some()
                 || analysis.before.is_some()
@@ -251,14 +249,14 @@ impl Engine {
             let own;
             let mut policy = match opts.baseline {
                 Some(Baseline::Uniform) => {
-                    own = Policy::uniform(classified.intent);
+                    own = Policy::uniform(intent);
                     &own
                 }
                 Some(Baseline::Recency) => {
-                    own = Policy::recency(classified.intent);
+                    own = Policy::recency(intent);
                     &own
                 }
-                None => self.policies.get(classified.intent),
+                None => self.policies.get(intent),
             };
             let mut plan = self.plan(&analysis, policy, opts);
             let fallback;
@@ -266,7 +264,7 @@ impl Engine {
                 // The policy prefers none of the configured sources (a workspace that is only a
                 // tool catalog, say): every source is asked, with equal weights, rather than
                 // answering without searching.
-                fallback = Policy::uniform(classified.intent);
+                fallback = Policy::uniform(intent);
                 policy = &fallback;
                 plan = self.plan(
                     &analysis,
@@ -313,17 +311,10 @@ impl Engine {
             // Ranking, dedup and composition are CPU work over every hit: they run on a blocking
             // thread, so that one heavy ask never stalls the async workers that serve every
             // other client.
-            let (policies, kinds, policy, question_owned) = (
-                self.policies.clone(),
-                self.kinds.clone(),
-                policy.clone(),
-                question.clone(),
-            );
+            let (policies, kinds, policy) = (self.policies.clone(), self.kinds.clone(), policy.clone());
             let composed = tokio::task::spawn_blocking(move || {
                 answer::compose(
                     ComposeInput {
-                        question: &question_owned,
-                        intent: classified,
                         analysis: &analysis,
                         policy: &policy,
                         lexicon: &policies.lexicon,

@@ -2,7 +2,7 @@
 //! kind the question asks about (an amount, a date, a duration, a percentage), each value is a
 //! position with its evidence and date, newest first. Pure.
 
-use crate::config::policy::{Intent, Lexicon};
+use crate::config::policy::Lexicon;
 use crate::pipeline::dedup::Cluster;
 use crate::pipeline::query::Analysis;
 use crate::pipeline::rank::Evidence;
@@ -24,67 +24,6 @@ pub struct Disagreement {
     pub kind: ValueKind,
     /// Newest first.
     pub sides: Vec<Side>,
-}
-
-const MONEY_CUES: &[&str] = &[
-    "price",
-    "cost",
-    "how much",
-    "pricing",
-    "fee",
-    "charge",
-    "budget",
-    "いくら",
-    "価格",
-    "料金",
-    "値段",
-    "金額",
-    "費用",
-    "予算",
-];
-const DURATION_CUES: &[&str] = &[
-    "how long",
-    "how often",
-    "every",
-    "within",
-    "how many days",
-    "how many minutes",
-    "何日ごと",
-    "何分",
-    "何時間",
-    "何日以内",
-    "期間",
-    "ごと",
-    "以内",
-    "何日間",
-];
-const DATE_CUES: &[&str] = &[
-    "when",
-    "what date",
-    "which day",
-    "date",
-    "いつ",
-    "何月何日",
-    "日付",
-    "何日に",
-];
-const PERCENT_CUES: &[&str] = &["percent", "percentage", "rate", "%", "割合", "率"];
-
-/// The kind of value the question asks for, if it asks for one.
-pub fn focus(question: &str, intent: Intent) -> Option<ValueKind> {
-    let q = text::normalize(question);
-    let has = |cues: &[&str]| cues.iter().any(|c| crate::pipeline::intent::cue_matches(&q, c));
-    if has(DURATION_CUES) {
-        Some(ValueKind::Duration)
-    } else if has(MONEY_CUES) {
-        Some(ValueKind::Money)
-    } else if has(DATE_CUES) || intent == Intent::Temporal {
-        Some(ValueKind::Date)
-    } else if has(PERCENT_CUES) {
-        Some(ValueKind::Percent)
-    } else {
-        None
-    }
 }
 
 fn clean_sentence(s: &str) -> String {
@@ -178,6 +117,35 @@ pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus
         }
     }
     out
+}
+
+/// What a cluster's evidence claims, read once per answer: its best statement for the question
+/// (`best_sentence`, with the kind of value the question asks for), what still stands of it
+/// (`standing`: empty when it only withdraws), the value of that kind it states, and the
+/// cluster's latest date.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Claim {
+    pub statement: String,
+    pub standing: String,
+    pub value: Option<values::Value>,
+    pub date: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// The claim of every cluster, in order.
+pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> Vec<Claim> {
+    clusters
+        .iter()
+        .map(|c| {
+            let statement = best_sentence(c.rep(), analysis, lexicon, analysis.focus);
+            let standing = standing(&statement);
+            Claim {
+                value: analysis.focus.and_then(|k| claimed_value(&standing, k)),
+                statement,
+                standing,
+                date: c.members.iter().filter_map(|m| m.hit.timestamp).max(),
+            }
+        })
+        .collect()
 }
 
 /// The first statement of a document (its headings skipped): what the document says it is.
@@ -281,13 +249,11 @@ fn unit_of(v: &values::Value) -> String {
     }
 }
 
-/// Finds a disagreement among the top clusters (those within reach of the best).
-pub fn detect(
-    clusters: &[Cluster],
-    analysis: &Analysis,
-    lexicon: &Lexicon,
-    focus_kind: Option<ValueKind>,
-) -> Option<Disagreement> {
+/// Finds a disagreement among the top clusters (those within reach of the best); `claims` are
+/// theirs (`claims`). Without a value kind asked for, the kind is the one the best claim states,
+/// and the others are read again for it.
+pub fn detect(clusters: &[Cluster], claims: &[Claim], analysis: &Analysis, lexicon: &Lexicon) -> Option<Disagreement> {
+    let focus_kind = analysis.focus;
     let top = clusters.first()?.score();
     let candidates: Vec<(usize, &Cluster)> = clusters
         .iter()
@@ -298,9 +264,9 @@ pub fn detect(
     if candidates.len() < 2 {
         return None;
     }
-    let first_claim = best_sentence(candidates[0].1.rep(), analysis, lexicon, focus_kind);
+    let first_claim = &claims[candidates[0].0].statement;
     let kind = focus_kind.or_else(|| {
-        values::extract(&first_claim)
+        values::extract(first_claim)
             .into_iter()
             .map(|v| v.kind)
             .find(|k| *k != ValueKind::Number)
@@ -310,8 +276,14 @@ pub fn detect(
     let mut unit: Option<String> = None;
     for (i, c) in &candidates {
         let rep = c.rep();
-        let claim = best_sentence(rep, analysis, lexicon, Some(kind));
-        let Some(v) = stated_value(&claim, kind) else {
+        let (claim, v) = if focus_kind == Some(kind) {
+            (claims[*i].statement.clone(), claims[*i].value.clone())
+        } else {
+            let claim = best_sentence(rep, analysis, lexicon, Some(kind));
+            let v = stated_value(&claim, kind);
+            (claim, v)
+        };
+        let Some(v) = v else {
             continue;
         };
         let u = unit_of(&v);
@@ -319,7 +291,7 @@ pub fn detect(
             continue;
         }
         places.push((rep.hit.source.clone(), rep.hit.location.clone()));
-        let date = c.members.iter().filter_map(|m| m.hit.timestamp).max();
+        let date = claims[*i].date;
         match sides.iter_mut().find(|s| s.value == v.canonical) {
             Some(s) => {
                 s.clusters.push(*i);
@@ -345,27 +317,6 @@ pub fn detect(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn focus_kinds() {
-        assert_eq!(
-            focus("How much is the Pro plan per seat?", Intent::Factual),
-            Some(ValueKind::Money)
-        );
-        assert_eq!(
-            focus("How often must passwords be rotated?", Intent::Factual),
-            Some(ValueKind::Duration)
-        );
-        assert_eq!(
-            focus("パスワードは何日ごとに変更しますか", Intent::Factual),
-            Some(ValueKind::Duration)
-        );
-        assert_eq!(
-            focus("When does mobile v3 ship?", Intent::Temporal),
-            Some(ValueKind::Date)
-        );
-        assert_eq!(focus("Who owns billing?", Intent::Person), None);
-    }
 
     #[test]
     fn claims_take_the_new_value() {

@@ -13,6 +13,26 @@ pub struct Classified {
     /// Share of the cue weight that went to the winner (0..1); 0 when no cue matched.
     pub score: f64,
     pub secondary: Vec<Intent>,
+    /// Every intent's share of the cue weight (0..1, summing to 1 when any cue matched), in
+    /// the order of `Intent::ALL`: what a blend of policies would read. The top one is `intent`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub scores: Vec<(Intent, f64)>,
+}
+
+impl Classified {
+    /// The intent a caller chose (`--intent`): certain, no secondary.
+    pub fn forced(intent: Intent) -> Classified {
+        Classified {
+            intent,
+            score: 1.0,
+            secondary: Vec::new(),
+            scores: Intent::ALL
+                .iter()
+                .map(|i| (*i, if *i == intent { 1.0 } else { 0.0 }))
+                .collect(),
+        }
+    }
 }
 
 /// Whether `cue` occurs in `q` (both normalised): whole words for Latin text, substrings for
@@ -23,14 +43,18 @@ pub fn cue_matches(q: &str, cue: &str) -> bool {
 
 /// Classifies a question. Ties break by the order of `Intent::ALL`.
 pub fn classify(question: &str, cues: &IntentCues) -> Classified {
-    let q = crate::text::normalize(question);
+    classify_normalized(&crate::text::normalize(question), cues)
+}
+
+/// `classify` for a question already `text::normalize`d.
+pub fn classify_normalized(q: &str, cues: &IntentCues) -> Classified {
     let mut totals: Vec<(Intent, f64)> = Intent::ALL
         .iter()
         .map(|i| {
             let w = cues
                 .cues
                 .get(i)
-                .map(|list| list.iter().filter(|c| cue_matches(&q, &c.text)).map(|c| c.weight).sum())
+                .map(|list| list.iter().filter(|c| cue_matches(q, &c.text)).map(|c| c.weight).sum())
                 .unwrap_or(0.0);
             (*i, w)
         })
@@ -41,8 +65,10 @@ pub fn classify(question: &str, cues: &IntentCues) -> Classified {
             intent: Intent::Exploratory,
             score: 0.0,
             secondary: Vec::new(),
+            scores: totals,
         };
     }
+    let scores = totals.iter().map(|(i, w)| (*i, w / sum)).collect();
     // stable sort keeps Intent::ALL order among equals
     totals.sort_by(|a, b| b.1.total_cmp(&a.1));
     let (top, top_w) = totals[0];
@@ -56,6 +82,7 @@ pub fn classify(question: &str, cues: &IntentCues) -> Classified {
         intent: top,
         score: (top_w / sum * 1000.0).round() / 1000.0,
         secondary,
+        scores,
     }
 }
 
@@ -98,8 +125,15 @@ mod tests {
         let c = classify("What did we decide about pricing, and who owns the rollout?", &cues());
         assert_eq!(c.intent, Intent::Decision);
         assert_eq!(c.secondary, vec![Intent::Person]);
+        // Scores cover all seven intents and sum to one; the top is the intent.
+        assert_eq!(c.scores.len(), Intent::ALL.len());
+        assert!((c.scores.iter().map(|s| s.1).sum::<f64>() - 1.0).abs() < 1e-9);
+        let best = c.scores.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!(best.0, Intent::Decision);
+        assert!(c.scores.iter().any(|(i, s)| *i == Intent::Person && *s > 0.0));
         let none = classify("zxqv", &cues());
         assert_eq!((none.intent, none.score), (Intent::Exploratory, 0.0));
+        assert!(none.scores.iter().all(|(_, s)| *s == 0.0));
         assert!(cue_matches("who owns it", "who"));
         assert!(!cue_matches("whose", "who"));
         assert!(cue_matches("what's going on", "what's going on"));

@@ -6,19 +6,37 @@
 use chrono::{DateTime, Datelike, Duration, NaiveDate, TimeZone, Utc};
 use serde::Serialize;
 
-use crate::config::policy::{Intent, Lexicon};
+use crate::config::policy::{Intent, IntentCues, Lexicon};
+use crate::pipeline::intent::{self, Classified};
 use crate::text;
+use crate::text::values::ValueKind;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Lang {
+    #[default]
     En,
     Ja,
 }
 
-/// What the question asks for, in searchable form.
+/// What the question asks for, read once (`analyze_question`) and handed to every later stage.
 #[derive(Debug, Clone, PartialEq, Default, Serialize)]
 pub struct Analysis {
+    /// The question as asked (cleaned of control characters).
+    #[serde(skip)]
+    pub question: String,
+    /// The question `text::normalize`d: what every cue is matched against.
+    #[serde(skip)]
+    pub normalized: String,
+    /// The question's language: the answer speaks through evidence in it where it can.
+    #[serde(skip)]
+    pub lang: Lang,
+    /// The intent, with scores over all seven intents; policies use the top one.
+    #[serde(skip)]
+    pub intent: Classified,
+    /// The kind of value the question asks for ("how long", "いくら", "when"), if one.
+    #[serde(skip)]
+    pub focus: Option<ValueKind>,
     /// Content words as written (for the sources' own search engines).
     pub keywords: Vec<String>,
     /// Synonyms and translations of the keywords (from `lexicon.yaml`).
@@ -119,6 +137,66 @@ impl Analysis {
             parts.extend(self.expansions.iter().map(String::as_str));
         }
         parts.join(" ")
+    }
+}
+
+const MONEY_CUES: &[&str] = &[
+    "price",
+    "cost",
+    "how much",
+    "pricing",
+    "fee",
+    "charge",
+    "budget",
+    "いくら",
+    "価格",
+    "料金",
+    "値段",
+    "金額",
+    "費用",
+    "予算",
+];
+const DURATION_CUES: &[&str] = &[
+    "how long",
+    "how often",
+    "every",
+    "within",
+    "how many days",
+    "how many minutes",
+    "何日ごと",
+    "何分",
+    "何時間",
+    "何日以内",
+    "期間",
+    "ごと",
+    "以内",
+    "何日間",
+];
+const DATE_CUES: &[&str] = &[
+    "when",
+    "what date",
+    "which day",
+    "date",
+    "いつ",
+    "何月何日",
+    "日付",
+    "何日に",
+];
+const PERCENT_CUES: &[&str] = &["percent", "percentage", "rate", "%", "割合", "率"];
+
+/// The kind of value a question (`text::normalize`d) asks for, if it asks for one.
+pub fn focus(q: &str, intent: Intent) -> Option<ValueKind> {
+    let has = |cues: &[&str]| cues.iter().any(|c| intent::cue_matches(q, c));
+    if has(DURATION_CUES) {
+        Some(ValueKind::Duration)
+    } else if has(MONEY_CUES) {
+        Some(ValueKind::Money)
+    } else if has(DATE_CUES) || intent == Intent::Temporal {
+        Some(ValueKind::Date)
+    } else if has(PERCENT_CUES) {
+        Some(ValueKind::Percent)
+    } else {
+        None
     }
 }
 
@@ -700,9 +778,9 @@ fn split_compounds(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
     out
 }
 
-/// True when "last" ends the question, where it is the verb ("how long did it last?").
-fn ends_with_verb_last(question: &str) -> bool {
-    let q = text::normalize(question);
+/// True when "last" ends the question (`text::normalize`d), where it is the verb ("how long did
+/// it last?").
+fn ends_with_verb_last(q: &str) -> bool {
     let words: Vec<&str> = q
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| !w.is_empty())
@@ -710,7 +788,30 @@ fn ends_with_verb_last(question: &str) -> bool {
     words.last() == Some(&"last") && words.iter().filter(|w| **w == "last").count() == 1
 }
 
-/// Analyses a question against the clock `now`.
+/// Reads a question once for the whole pipeline: normalised text, language, intent (classified
+/// from `cues`, or `forced`), the value asked for, and what to search (`analyze_as`).
+pub fn analyze_question(
+    question: &str,
+    cues: &IntentCues,
+    forced: Option<Intent>,
+    now: DateTime<Utc>,
+    lexicon: &Lexicon,
+) -> Analysis {
+    let normalized = text::normalize(question);
+    let classified = match forced {
+        Some(i) => Classified::forced(i),
+        None => intent::classify_normalized(&normalized, cues),
+    };
+    let mut a = read(question, &normalized, Some(classified.intent), now, lexicon);
+    a.lang = language(question);
+    a.focus = focus(&normalized, classified.intent);
+    a.intent = classified;
+    a.question = question.to_string();
+    a.normalized = normalized;
+    a
+}
+
+/// Analyses a question against the clock `now`, its intent unknown.
 pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
     analyze_as(question, None, now, lexicon)
 }
@@ -718,6 +819,11 @@ pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysi
 /// `analyze` for a question of a known intent: words that only say what kind of answer that
 /// intent wants (a document, an overview) are not searched for.
 pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
+    read(question, &text::normalize(question), intent, now, lexicon)
+}
+
+/// What to search for in `question` (`nq`: it normalised).
+fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
     let mut a = Analysis::default();
     let mut rest = String::new();
     // quoted phrases
@@ -777,7 +883,7 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
     if a.keywords.iter().any(|k| is_in(k, RECENCY_WORDS)) {
         a.prefer_recent = true;
         a.latest = a.keywords.iter().any(|k| is_in(k, LATEST_WORDS));
-        if a.latest && ends_with_verb_last(question) {
+        if a.latest && ends_with_verb_last(nq) {
             // "How long did the outage last?": the verb, not "the last outage".
             a.latest = false;
             a.prefer_recent = a
@@ -792,25 +898,19 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
     // Idioms that ask for a decision ("what's the final call on pricing?") name no subject.
     let idioms: Vec<&str> = DECISION_IDIOMS
         .iter()
-        .filter(|p| crate::pipeline::intent::cue_matches(&body, p))
+        .filter(|p| intent::cue_matches(&body, p))
         .flat_map(|p| p.split_whitespace())
         .collect();
     let answer_type = |k: &String| is_in(k, ANSWER_TYPE_WORDS) || idioms.contains(&text::normalize(k).as_str());
     if a.keywords.iter().any(|k| !answer_type(k)) {
         a.keywords.retain(|k| !answer_type(k));
     }
-    let nq = text::normalize(question);
     // "Why ...?" asks for a reason, as "理由は？" does: the reason is a concept to search for
     // (its lexicon group brings "because", "理由"), not a stop word to drop.
-    if WHY_WORDS.iter().any(|c| crate::pipeline::intent::cue_matches(&nq, c))
-        && !a.keywords.iter().any(|k| is_in(k, REASON_WORDS))
-    {
+    if WHY_WORDS.iter().any(|c| intent::cue_matches(nq, c)) && !a.keywords.iter().any(|k| is_in(k, REASON_WORDS)) {
         a.keywords.push(REASON_WORDS[0].to_string());
     }
-    a.tool_question = lexicon
-        .tool_cues
-        .iter()
-        .any(|c| crate::pipeline::intent::cue_matches(&nq, c));
+    a.tool_question = lexicon.tool_cues.iter().any(|c| intent::cue_matches(nq, c));
     if a.tool_question {
         // "tool" says what kind of answer is wanted, not what it is about.
         a.keywords.retain(|k| !is_in(k, TOOL_WORDS));
@@ -848,6 +948,30 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn focus_kinds() {
+        assert_eq!(
+            focus(&text::normalize("How much is the Pro plan per seat?"), Intent::Factual),
+            Some(ValueKind::Money)
+        );
+        assert_eq!(
+            focus(
+                &text::normalize("How often must passwords be rotated?"),
+                Intent::Factual
+            ),
+            Some(ValueKind::Duration)
+        );
+        assert_eq!(
+            focus(&text::normalize("パスワードは何日ごとに変更しますか"), Intent::Factual),
+            Some(ValueKind::Duration)
+        );
+        assert_eq!(
+            focus(&text::normalize("When does mobile v3 ship?"), Intent::Temporal),
+            Some(ValueKind::Date)
+        );
+        assert_eq!(focus(&text::normalize("Who owns billing?"), Intent::Person), None);
+    }
 
     fn now() -> DateTime<Utc> {
         "2026-11-20T09:00:00Z".parse().unwrap()

@@ -160,8 +160,13 @@ fn adversarial_questions_are_analysed_quickly() {
     for q in lines("questions") {
         let what = PathBuf::from(sagasu::text::truncate_chars(&q, 40));
         timed(&what, || {
-            let c = sagasu::pipeline::intent::classify(&q, &policies.intents);
-            sagasu::pipeline::query::analyze_as(&q, Some(c.intent), chrono::Utc::now(), &policies.lexicon)
+            sagasu::pipeline::query::analyze_question(
+                &q,
+                &policies.intents,
+                None,
+                chrono::Utc::now(),
+                &policies.lexicon,
+            )
         });
     }
 }

@@ -43,10 +43,11 @@ fn modules() -> BTreeMap<String, String> {
 fn uses(code: &str, known: &BTreeMap<String, String>) -> BTreeSet<String> {
     let path = regex::Regex::new(r"crate::((?:\w+::)*\w+)").unwrap();
     let group = regex::Regex::new(r"(?s)use crate::\{(.*?)\};").unwrap();
+    let inner = regex::Regex::new(r"\{[^{}]*\}").unwrap();
     let mut paths: Vec<String> = path.captures_iter(code).map(|c| c[1].to_string()).collect();
     for g in group.captures_iter(code) {
         // Top-level items of the group: `a::b`, `c::{d, e}` → `a::b`, `c`.
-        let flat = regex::Regex::new(r"\{[^{}]*\}").unwrap().replace_all(&g[1], "");
+        let flat = inner.replace_all(&g[1], "");
         paths.extend(flat.split(',').map(|p| p.trim().trim_end_matches("::").to_string()));
     }
     let mut out = BTreeSet::new();
