@@ -13,9 +13,9 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
-use crate::config::policy::{Lexicon, Policy};
+use crate::config::policy::{Lexicon, Policy, Weights};
 use crate::hit::{EvidenceKind, Hit};
-use crate::pipeline::query::Analysis;
+use crate::pipeline::query::{Analysis, Concept};
 use crate::text;
 
 /// One factor's part in a score.
@@ -354,181 +354,242 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
     rank_top(hits, cx, usize::MAX)
 }
 
+/// Words of the question the pool lacks find the pool's words at least this Jaro-Winkler-similar
+/// (typos and name variants: "Postgress", "Kubernets"); lower lets unrelated words of the same
+/// shape in.
+const FUZZY_MIN_SIMILARITY: f64 = 0.92;
+/// Shorter words are too short to tell a typo from another word.
+const FUZZY_MIN_LEN: usize = 4;
+/// A lexicon alternative (a synonym or translation) covers a concept at least this much of
+/// what the word itself would: it is the same concept in other words.
+const ALTERNATIVE_COVERAGE_FLOOR: f64 = 0.85;
+/// Completeness of a passage: this share from how much of the question it covers, the rest
+/// from its length (a fuller passage says more).
+const COMPLETENESS_COVERAGE_SHARE: f64 = 0.7;
+/// Above this many hits the pool left after ranking is freed on a helper thread.
+const FREE_ON_THREAD_ABOVE: usize = 2_000;
+
 /// `rank`, keeping only the `limit` best (the same order, without building the rest).
 pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence> {
-    let concepts = &cx.analysis.concepts;
-    let mut terms: QueryTerms = FxHashMap::default();
-    let question_pairs: Vec<(u32, u32)> = adjacent_pairs(&cx.analysis.search_text(false))
-        .into_iter()
-        .map(|(a, b)| (term_id(&mut terms, &a), term_id(&mut terms, &b)))
-        .collect();
-    for c in concepts {
-        for (alt, _) in &c.alternatives {
-            for t in alt {
-                term_id(&mut terms, t);
-            }
-        }
-    }
-    let conclusions = (cx.policy.conclusion_bonus > 0.0).then_some(cx.lexicon);
-    let (mut units, vocab) = count_units(&hits, &terms, &question_pairs, true, conclusions);
-    let document_frequencies = |units: &[Unit], n_terms: usize| {
-        let mut df: Vec<u32> = vec![0; n_terms];
-        for u in units {
-            for &(id, _) in &u.tf {
-                df[id as usize] += 1;
-            }
-        }
-        df
-    };
-    let mut df = document_frequencies(&units, terms.len());
-    // Latin words of the question that the pool lacks may be typos or name variants: their
-    // stand-ins are the pool's words within Jaro-Winkler 0.92, counted in a second pass.
-    let missing: Vec<String> = terms
-        .iter()
-        .filter(|(t, id)| df[**id as usize] == 0 && t.len() >= 4 && t.is_ascii())
-        .map(|(t, _)| t.clone())
-        .collect();
-    let mut fuzzy_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
-    if !missing.is_empty() {
-        // The pool's words, and the question's words that it has.
-        let mut vocab: Vec<String> = vocab
+    let counted = Counted::of(&hits, cx);
+    let best = counted.best_units(&cx.analysis.concepts, hits.len());
+    let (weights, half_life) = effective_weights(cx);
+    let words = !cx.analysis.concepts.is_empty();
+    let scored = score_hits(&hits, &best, cx, weights, half_life, words);
+    drop(best);
+    drop(counted);
+    into_evidence(hits, scored, limit, cx, weights)
+}
+
+/// The pool's passages counted for the question's terms, with the pool's document frequencies
+/// and the fuzzy stand-ins of question words the pool lacks.
+struct Counted {
+    terms: QueryTerms,
+    units: Vec<Unit>,
+    df: Vec<u32>,
+    fuzzy_of: FxHashMap<String, Vec<u32>>,
+}
+
+impl Counted {
+    fn of(hits: &[Hit], cx: &RankContext) -> Counted {
+        let mut terms: QueryTerms = FxHashMap::default();
+        let question_pairs: Vec<(u32, u32)> = adjacent_pairs(&cx.analysis.search_text(false))
             .into_iter()
-            .chain(
-                terms
-                    .iter()
-                    .filter(|(_, id)| df[**id as usize] > 0)
-                    .map(|(t, _)| t.clone()),
-            )
-            .filter(|v| v.len() >= 4 && v.is_ascii())
+            .map(|(a, b)| (term_id(&mut terms, &a), term_id(&mut terms, &b)))
             .collect();
-        vocab.sort();
-        let known = terms.len();
-        for m in &missing {
-            let ids: Vec<u32> = vocab
-                .iter()
-                .filter(|v| strsim::jaro_winkler(m, v) >= 0.92)
-                .map(|v| term_id(&mut terms, v))
-                .collect();
-            if !ids.is_empty() {
-                fuzzy_of.insert(m.clone(), ids);
+        for c in &cx.analysis.concepts {
+            for (alt, _) in &c.alternatives {
+                for t in alt {
+                    term_id(&mut terms, t);
+                }
             }
         }
-        // Stand-ins that are the question's own words are counted already.
-        if terms.len() > known {
-            units = count_units(&hits, &terms, &question_pairs, false, conclusions).0;
-            df = document_frequencies(&units, terms.len());
+        let conclusions = (cx.policy.conclusion_bonus > 0.0).then_some(cx.lexicon);
+        let (mut units, vocab) = count_units(hits, &terms, &question_pairs, true, conclusions);
+        let mut df = document_frequencies(&units, terms.len());
+        // Latin words of the question that the pool lacks may be typos or name variants: their
+        // stand-ins are the pool's words close to them, counted in a second pass.
+        let latin = |t: &str| t.len() >= FUZZY_MIN_LEN && t.is_ascii();
+        let missing: Vec<String> = terms
+            .iter()
+            .filter(|(t, id)| df[**id as usize] == 0 && latin(t))
+            .map(|(t, _)| t.clone())
+            .collect();
+        let mut fuzzy_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        if !missing.is_empty() {
+            // The pool's words, and the question's words that it has.
+            let mut vocab: Vec<String> = vocab
+                .into_iter()
+                .chain(
+                    terms
+                        .iter()
+                        .filter(|(_, id)| df[**id as usize] > 0)
+                        .map(|(t, _)| t.clone()),
+                )
+                .filter(|v| latin(v))
+                .collect();
+            vocab.sort();
+            let known = terms.len();
+            for m in &missing {
+                let ids: Vec<u32> = vocab
+                    .iter()
+                    .filter(|v| strsim::jaro_winkler(m, v) >= FUZZY_MIN_SIMILARITY)
+                    .map(|v| term_id(&mut terms, v))
+                    .collect();
+                if !ids.is_empty() {
+                    fuzzy_of.insert(m.clone(), ids);
+                }
+            }
+            // Stand-ins that are the question's own words are counted already.
+            if terms.len() > known {
+                units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
+                df = document_frequencies(&units, terms.len());
+            }
+        }
+        Counted {
+            terms,
+            units,
+            df,
+            fuzzy_of,
         }
     }
-    let n = units.len().max(1) as f64;
-    let avgdl = (units.iter().map(|u| u.len).sum::<usize>() as f64 / n).max(1.0);
-    let idf_id = |id: Option<u32>| -> f64 {
-        let d = id.map(|i| df.get(i as usize).copied().unwrap_or(0)).unwrap_or(0) as f64;
+
+    /// The IDF of a term id over the pool's passages.
+    fn idf(&self, id: Option<u32>) -> f64 {
+        let n = self.units.len().max(1) as f64;
+        let d = id.map(|i| self.df.get(i as usize).copied().unwrap_or(0)).unwrap_or(0) as f64;
         (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
-    };
-    // A query token: its id and its fuzzy stand-ins (when the pool lacks it).
-    struct QTok {
-        id: Option<u32>,
-        fuzzy: Vec<u32>,
-        idf: f64,
     }
-    let qtok = |t: &str| -> QTok {
-        let id = terms.get(t).copied();
-        match fuzzy_of.get(t) {
+
+    /// A query token: its id, and its fuzzy stand-ins when the pool lacks it.
+    fn qtok(&self, t: &str) -> QTok {
+        let id = self.terms.get(t).copied();
+        match self.fuzzy_of.get(t) {
             None => QTok {
                 id,
                 fuzzy: Vec::new(),
-                idf: idf_id(id),
+                idf: self.idf(id),
             },
             Some(f) => QTok {
                 id,
                 fuzzy: f.clone(),
-                idf: f.iter().map(|i| idf_id(Some(*i))).fold(0.0, f64::max),
+                idf: f.iter().map(|i| self.idf(Some(*i))).fold(0.0, f64::max),
             },
         }
-    };
-    // A number of several parts ("1.32", "2026-12-01") covers only when all its parts are
-    // there: "1.31" shares a part with "1.32" but is another version.
-    let exact_number = |alt: &[String]| alt.len() > 1 && alt.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
-    let qconcepts: Vec<Vec<(Vec<QTok>, f64, bool)>> = concepts
-        .iter()
-        .map(|c| {
-            c.alternatives
-                .iter()
-                .map(|(alt, w)| (alt.iter().map(|t| qtok(t)).collect(), *w, exact_number(alt)))
-                .collect()
-        })
-        .collect();
-    let tf_of = |u: &Unit, q: &QTok| -> (f64, f64) {
-        if let Some(id) = q.id {
-            let f = u.freq(id);
-            if f > 0 {
-                return (f as f64, 1.0);
+    }
+
+    /// Per hit: its best passage and that passage's (BM25, coverage of the question's concepts).
+    fn best_units(&self, concepts: &[Concept], n_hits: usize) -> Vec<Option<(&Unit, f64, f64)>> {
+        let n = self.units.len().max(1) as f64;
+        let avgdl = (self.units.iter().map(|u| u.len).sum::<usize>() as f64 / n).max(1.0);
+        // A number of several parts ("1.32", "2026-12-01") covers only when all its parts are
+        // there: "1.31" shares a part with "1.32" but is another version.
+        let exact_number = |alt: &[String]| alt.len() > 1 && alt.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
+        let qconcepts: Vec<Vec<(Vec<QTok>, f64, bool)>> = concepts
+            .iter()
+            .map(|c| {
+                c.alternatives
+                    .iter()
+                    .map(|(alt, w)| (alt.iter().map(|t| self.qtok(t)).collect(), *w, exact_number(alt)))
+                    .collect()
+            })
+            .collect();
+        let mut best: Vec<Option<(&Unit, f64, f64)>> = vec![None; n_hits];
+        for u in &self.units {
+            let (mut bm25, coverage) = unit_match(u, &qconcepts, avgdl);
+            for (a, b) in &u.pairs {
+                bm25 += PROXIMITY_WEIGHT * (self.idf(Some(*a)) + self.idf(Some(*b))) / 2.0;
+            }
+            let slot = &mut best[u.hit];
+            if slot.is_none_or(|(_, b, _)| bm25 > b) {
+                *slot = Some((u, bm25, coverage));
             }
         }
-        for &i in &q.fuzzy {
-            let f = u.freq(i);
-            if f > 0 {
-                return (f as f64, FUZZY_WEIGHT);
-            }
-        }
-        (0.0, 0.0)
-    };
-    // Score every unit: BM25 per concept (best alternative), and concept coverage.
-    // Per hit: its best unit and the unit's (BM25, coverage).
-    let mut best: Vec<Option<(&Unit, f64, f64)>> = vec![None; hits.len()];
-    for u in &units {
-        let mut bm25 = 0.0;
-        let mut covered = 0.0;
-        let mut total = 0.0;
-        for c in &qconcepts {
-            // A concept weighs its words' mean IDF; a number of several parts identifies one
-            // thing, and weighs as its rarest part.
-            let cw: f64 = if c[0].2 {
-                c[0].0.iter().map(|t| t.idf).fold(0.0, f64::max)
-            } else {
-                c[0].0.iter().map(|t| t.idf).sum::<f64>() / c[0].0.len() as f64
-            };
-            total += cw;
-            let mut c_best = 0.0f64;
-            let mut c_cov = 0.0f64;
-            for (alt, w, exact) in c {
-                let norm = 1.0 / (alt.len() as f64).sqrt();
-                let mut s = 0.0;
-                let (mut have, mut all) = (0.0, 0.0);
-                for t in alt {
-                    let (f, fw) = tf_of(u, t);
-                    all += t.idf;
-                    if f > 0.0 {
-                        have += t.idf * fw;
-                        s += fw * t.idf * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * u.len as f64 / avgdl));
-                    }
-                }
-                c_best = c_best.max(s * norm * w);
-                if all > 0.0 && !(*exact && have < all) {
-                    c_cov = c_cov.max(have / all * w.max(0.85));
-                }
-            }
-            bm25 += c_best;
-            covered += cw * c_cov;
-        }
-        for (a, b) in &u.pairs {
-            bm25 += PROXIMITY_WEIGHT * (idf_id(Some(*a)) + idf_id(Some(*b))) / 2.0;
-        }
-        // A question of filters only ("what happened last week") has no words to cover: what
-        // the source returned through its filters answers it in full.
-        let coverage = if total > 0.0 { covered / total } else { 1.0 };
-        let slot = &mut best[u.hit];
-        if slot.is_none_or(|(_, b, _)| bm25 > b) {
-            *slot = Some((u, bm25, coverage));
+        best
+    }
+}
+
+/// A query token as a passage is matched against it.
+struct QTok {
+    id: Option<u32>,
+    fuzzy: Vec<u32>,
+    idf: f64,
+}
+
+/// How often a passage has a query token, and the weight of that match (1, or `FUZZY_WEIGHT`
+/// through a stand-in).
+fn tf_of(u: &Unit, q: &QTok) -> (f64, f64) {
+    if let Some(id) = q.id {
+        let f = u.freq(id);
+        if f > 0 {
+            return (f as f64, 1.0);
         }
     }
-    let max_bm25 = best.iter().flatten().map(|b| b.1).fold(0.0, f64::max);
-    let max_tool_native = hits
-        .iter()
-        .filter(|h| h.kind == EvidenceKind::Tool)
-        .filter_map(|h| h.native_score)
-        .fold(0.0, f64::max)
-        .min(1.0);
+    for &i in &q.fuzzy {
+        let f = u.freq(i);
+        if f > 0 {
+            return (f as f64, FUZZY_WEIGHT);
+        }
+    }
+    (0.0, 0.0)
+}
+
+/// A passage's BM25 (per concept, its best alternative) and its coverage of the concepts.
+fn unit_match(u: &Unit, qconcepts: &[Vec<(Vec<QTok>, f64, bool)>], avgdl: f64) -> (f64, f64) {
+    let mut bm25 = 0.0;
+    let mut covered = 0.0;
+    let mut total = 0.0;
+    for c in qconcepts {
+        // A concept weighs its words' mean IDF; a number of several parts identifies one
+        // thing, and weighs as its rarest part.
+        let cw: f64 = if c[0].2 {
+            c[0].0.iter().map(|t| t.idf).fold(0.0, f64::max)
+        } else {
+            c[0].0.iter().map(|t| t.idf).sum::<f64>() / c[0].0.len() as f64
+        };
+        total += cw;
+        let mut c_best = 0.0f64;
+        let mut c_cov = 0.0f64;
+        for (alt, w, exact) in c {
+            let norm = 1.0 / (alt.len() as f64).sqrt();
+            let mut s = 0.0;
+            let (mut have, mut all) = (0.0, 0.0);
+            for t in alt {
+                let (f, fw) = tf_of(u, t);
+                all += t.idf;
+                if f > 0.0 {
+                    have += t.idf * fw;
+                    s += fw * t.idf * (f * (K1 + 1.0)) / (f + K1 * (1.0 - B + B * u.len as f64 / avgdl));
+                }
+            }
+            c_best = c_best.max(s * norm * w);
+            if all > 0.0 && !(*exact && have < all) {
+                c_cov = c_cov.max(have / all * w.max(ALTERNATIVE_COVERAGE_FLOOR));
+            }
+        }
+        bm25 += c_best;
+        covered += cw * c_cov;
+    }
+    // A question of filters only ("what happened last week") has no words to cover: what the
+    // source returned through its filters answers it in full.
+    let coverage = if total > 0.0 { covered / total } else { 1.0 };
+    (bm25, coverage)
+}
+
+/// How many passages have each term.
+fn document_frequencies(units: &[Unit], n_terms: usize) -> Vec<u32> {
+    let mut df: Vec<u32> = vec![0; n_terms];
+    for u in units {
+        for &(id, _) in &u.tf {
+            df[id as usize] += 1;
+        }
+    }
+    df
+}
+
+/// The policy's weights and half-life as this question uses them: "the last incident" and
+/// "recent talks" shift weight to recency.
+fn effective_weights(cx: &RankContext) -> (Weights, f64) {
     let mut w = cx.policy.weights;
     let mut half_life = cx.policy.half_life_days;
     if cx.analysis.latest {
@@ -549,53 +610,73 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
             w.freshness = RECENT_FRESHNESS_WEIGHT;
         }
     }
-    // Score every matching hit; only the `limit` best become evidence.
-    struct Scored {
-        idx: usize,
-        range: (usize, usize),
-        keyword: f64,
-        fresh: f64,
-        authority: f64,
-        auth_note: Option<&'static str>,
-        completeness: f64,
-        coverage: f64,
-        gate: f64,
-        source_weight: f64,
-        score: f64,
-    }
+    (w, half_life)
+}
+
+/// A matching hit's factors and score, before it becomes `Evidence`.
+struct Scored {
+    idx: usize,
+    range: (usize, usize),
+    keyword: f64,
+    fresh: f64,
+    authority: f64,
+    auth_note: Option<&'static str>,
+    completeness: f64,
+    coverage: f64,
+    gate: f64,
+    source_weight: f64,
+    score: f64,
+}
+
+/// Scores every hit that matches (with `words`, a hit must share one with the question; without,
+/// every hit came through the filters alone and stays).
+fn score_hits(
+    hits: &[Hit],
+    best: &[Option<(&Unit, f64, f64)>],
+    cx: &RankContext,
+    w: Weights,
+    half_life: f64,
+    words: bool,
+) -> Vec<Scored> {
+    let max_bm25 = best.iter().flatten().map(|b| b.1).fold(0.0, f64::max);
+    let max_tool_native = hits
+        .iter()
+        .filter(|h| h.kind == EvidenceKind::Tool)
+        .filter_map(|h| h.native_score)
+        .fold(0.0, f64::max)
+        .min(1.0);
     let mut scored: Vec<Scored> = Vec::new();
     // The policy's weight of each source, looked up once per source.
     let mut source_weights: FxHashMap<&str, f64> = FxHashMap::default();
-    for (idx, (h, b)) in hits.iter().zip(&best).enumerate() {
+    for (idx, (h, b)) in hits.iter().zip(best).enumerate() {
         let Some((u, bm25, coverage)) = *b else { continue };
-        // Without words in the question, every hit came through its filters alone and stays.
-        if bm25 <= 0.0 && !qconcepts.is_empty() {
+        if bm25 <= 0.0 && words {
             continue;
         }
         let mut keyword = if max_bm25 > 0.0 { bm25 / max_bm25 } else { 0.0 };
-        if h.kind == EvidenceKind::Tool
-            && let Some(native) = h.native_score
-        {
+        let tool = h.kind == EvidenceKind::Tool;
+        if tool && let Some(native) = h.native_score {
             // The catalog ranks over every tool, so its term statistics are better than this
             // pool's: its score (0..1, comparable across queries) counts most.
             keyword = (1.0 - CATALOG_SCORE_SHARE) * keyword
                 + CATALOG_SCORE_SHARE * native.clamp(0.0, 1.0) / max_tool_native.max(1e-9);
         }
         // A tool in the catalog is current by definition: it is listed now.
-        let fresh = if h.kind == EvidenceKind::Tool {
+        let fresh = if tool {
             1.0
         } else {
             freshness(h.timestamp, cx.now, half_life)
         };
-        let source_weight = *source_weights.entry(h.source.as_str()).or_insert_with(|| {
+        let mut source_weight = *source_weights.entry(h.source.as_str()).or_insert_with(|| {
             let kind = cx.source_kinds.get(&h.source).map(String::as_str).unwrap_or("");
             cx.policy.source_pref(&h.source, kind).weight
         });
         let mut authority = cx.policy.authority_of(h.kind);
         let mut auth_note = None;
-        if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
+        if cx.analysis.tool_question && tool {
             authority = 1.0;
             auth_note = Some("tool question: the catalog is the authority");
+            source_weight = 1.0;
         } else if u.conclusion {
             authority = (authority + cx.policy.conclusion_bonus).min(1.0);
             auth_note = Some("thread conclusion");
@@ -604,22 +685,17 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
         // catalog's own score (its statistics cover every tool, the pool's only the tools it
         // returned). A tool's description is as long as its author made it: length says nothing.
         let tool_match = (1.0 - CATALOG_MATCH_SHARE) * coverage + CATALOG_MATCH_SHARE * keyword;
-        let completeness = if h.kind == EvidenceKind::Tool {
+        let completeness = if tool {
             tool_match
         } else {
-            0.7 * coverage + 0.3 * u.length
-        };
-        let source_weight = if cx.analysis.tool_question && h.kind == EvidenceKind::Tool {
-            1.0
-        } else {
-            source_weight
+            COMPLETENESS_COVERAGE_SHARE * coverage + (1.0 - COMPLETENESS_COVERAGE_SHARE) * u.length
         };
         // Freshness and authority count in proportion to how well the evidence matches: a fresh
         // or official item that barely touches the question must not outrank the answer.
-        let gate = match (cx.policy.relevance_gate, h.kind) {
+        let gate = match (cx.policy.relevance_gate, tool) {
             (false, _) => 1.0,
-            (true, EvidenceKind::Tool) => tool_match,
-            (true, _) => coverage,
+            (true, true) => tool_match,
+            (true, false) => coverage,
         };
         let raw = w.keyword * keyword
             + (w.freshness * fresh + w.authority * authority) * gate
@@ -638,8 +714,19 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
             score: raw * source_weight,
         });
     }
-    // The documented total order: score (descending), then source name, then hit id (then the
-    // position in the pool, for a source that returned one hit twice).
+    scored
+}
+
+/// The `limit` best of `scored` as evidence, in the documented total order: score (descending),
+/// then source name, then hit id (then the position in the pool, for a source that returned one
+/// hit twice).
+fn into_evidence(
+    mut hits: Vec<Hit>,
+    mut scored: Vec<Scored>,
+    limit: usize,
+    cx: &RankContext,
+    w: Weights,
+) -> Vec<Evidence> {
     let order = |x: &Scored, y: &Scored| {
         let (a, b) = (&hits[x.idx], &hits[y.idx]);
         y.score
@@ -653,9 +740,6 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
         scored.truncate(limit);
     }
     scored.sort_unstable_by(order);
-    drop(best);
-    drop(units);
-    let mut hits = hits;
     let mut out: Vec<Evidence> = Vec::with_capacity(scored.len());
     for s in &scored {
         // An empty hit allocates nothing; it is dropped with the pool.
@@ -682,7 +766,7 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
     }
     // The rest of a large pool is freed on a helper thread: ten thousand hits are some
     // hundred thousand deallocations that the answer need not wait for.
-    if hits.len() > 2_000 {
+    if hits.len() > FREE_ON_THREAD_ABOVE {
         // Should no thread start, the closure (and the pool) is dropped here instead.
         let _ = std::thread::Builder::new()
             .name("sagasu-free".into())
