@@ -198,8 +198,16 @@ fn delta(a: Option<f64>, b: Option<f64>, latency: bool) -> String {
 
 /// The report's sections as (title, table) pairs.
 pub fn tables(r: &Report) -> Vec<(String, Table)> {
-    let mut out = Vec::new();
-    // Overall, with the baseline and the comparison side by side.
+    let mut out = vec![("Overall".to_string(), overall(r))];
+    out.extend(groups(r));
+    out.push(("Intent confusion".to_string(), confusion(r)));
+    out.push(("Sources (main run)".to_string(), sources(r)));
+    out.extend(changed(r));
+    out
+}
+
+/// Overall, with the baseline and the comparison side by side.
+fn overall(r: &Report) -> Table {
     let mut headers = vec!["metric".to_string(), format!("sagasu ({})", r.policies)];
     if let Some(b) = &r.baseline {
         headers.push(format!("baseline {}", b.name.as_deref().unwrap_or("")));
@@ -244,53 +252,61 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
         }
         t.rows.push(row);
     }
-    out.push(("Overall".to_string(), t));
-    // Per intent and per language: the main run, and the other sides' headline numbers.
-    let group = |title: &str, rows: Vec<(String, &Metrics, Vec<&Metrics>)>| {
-        let mut headers = vec![
-            title.to_string(),
-            "n".into(),
-            "intent acc".into(),
-            "nDCG@10".into(),
-            "R@10".into(),
-            "MRR".into(),
-            "facts".into(),
-            "cit. prec".into(),
-            "abstain".into(),
-        ];
-        if let Some(b) = &r.baseline {
-            let n = b.name.as_deref().unwrap_or("baseline");
-            headers.push(format!("{n} nDCG@10"));
-            headers.push(format!("{n} facts"));
-        }
-        if r.compare.is_some() {
-            headers.push("compare nDCG@10".into());
-            headers.push("compare facts".into());
-        }
-        let mut t = Table {
-            headers,
-            rows: Vec::new(),
-        };
-        for (name, m, others) in rows {
-            let mut row = vec![
-                name,
-                m.questions.to_string(),
-                cell(m.intent_accuracy, false),
-                cell(m.ndcg_at_10, false),
-                cell(m.recall_at_10, false),
-                cell(m.mrr, false),
-                cell(m.answer_fact_recall, false),
-                cell(m.citation_precision, false),
-                cell(m.abstention, false),
-            ];
-            for o in others {
-                row.push(cell(o.ndcg_at_10, false));
-                row.push(cell(o.answer_fact_recall, false));
-            }
-            t.rows.push(row);
-        }
-        t
+    t
+}
+
+/// A group's table (per intent, language or set): the main run, and the other sides' headline
+/// numbers.
+fn group(r: &Report, title: &str, rows: Vec<(String, &Metrics, Vec<&Metrics>)>) -> Table {
+    let mut headers = vec![
+        title.to_string(),
+        "n".into(),
+        "intent acc".into(),
+        "nDCG@10".into(),
+        "R@10".into(),
+        "MRR".into(),
+        "facts".into(),
+        "cit. prec".into(),
+        "abstain".into(),
+    ];
+    if let Some(b) = &r.baseline {
+        let n = b.name.as_deref().unwrap_or("baseline");
+        headers.push(format!("{n} nDCG@10"));
+        headers.push(format!("{n} facts"));
+    }
+    if r.compare.is_some() {
+        headers.push("compare nDCG@10".into());
+        headers.push("compare facts".into());
+    }
+    let mut t = Table {
+        headers,
+        rows: Vec::new(),
     };
+    for (name, m, others) in rows {
+        let mut row = vec![
+            name,
+            m.questions.to_string(),
+            cell(m.intent_accuracy, false),
+            cell(m.ndcg_at_10, false),
+            cell(m.recall_at_10, false),
+            cell(m.mrr, false),
+            cell(m.answer_fact_recall, false),
+            cell(m.citation_precision, false),
+            cell(m.abstention, false),
+        ];
+        for o in others {
+            row.push(cell(o.ndcg_at_10, false));
+            row.push(cell(o.answer_fact_recall, false));
+        }
+        t.rows.push(row);
+    }
+    t
+}
+
+/// Per intent, per language and (with several sets) per set, with the gap of each set to the
+/// first.
+fn groups(r: &Report) -> Vec<(String, Table)> {
+    let mut out = Vec::new();
     // The other sides' metrics for a group, in column order (an absent group counts as empty).
     let empty = Metrics::default();
     let sides: Vec<&Side> = r.baseline.iter().chain(r.compare.iter()).collect();
@@ -302,7 +318,7 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
             (i.to_string(), m, others)
         })
         .collect();
-    out.push(("By intent".to_string(), group("intent", rows)));
+    out.push(("By intent".to_string(), group(r, "intent", rows)));
     let rows = r
         .by_lang
         .iter()
@@ -311,7 +327,7 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
             (l.as_str().to_string(), m, others)
         })
         .collect();
-    out.push(("By language".to_string(), group("lang", rows)));
+    out.push(("By language".to_string(), group(r, "lang", rows)));
     if !r.by_set.is_empty() {
         // In the order the sets were given; the first is the reference for the gap.
         let rows = r
@@ -323,7 +339,7 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
                 Some((name.clone(), m, others))
             })
             .collect();
-        let mut t = group("set", rows);
+        let mut t = group(r, "set", rows);
         if let Some(first) = r.sets.first().and_then(|f| r.by_set.get(f)) {
             for name in r.sets.iter().skip(1) {
                 let Some(m) = r.by_set.get(name) else { continue };
@@ -344,7 +360,11 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
         }
         out.push(("By golden set".to_string(), t));
     }
-    // Intent confusion.
+    out
+}
+
+/// Intent confusion: expected against predicted.
+fn confusion(r: &Report) -> Table {
     let mut predicted: Vec<String> = r.confusion.values().flat_map(|m| m.keys().cloned()).collect();
     predicted.sort();
     predicted.dedup();
@@ -365,8 +385,11 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
                 .collect(),
         );
     }
-    out.push(("Intent confusion".to_string(), t));
-    // Sources.
+    t
+}
+
+/// Each source's outcomes and latency in the main run.
+fn sources(r: &Report) -> Table {
     let mut t = Table::new(&["source", "asked", "ok", "empty", "timeout", "error", "p50 ms", "p95 ms"]);
     for (name, s) in &r.sources {
         t.rows.push(vec![
@@ -380,7 +403,11 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
             cell(s.latency_p95_ms, true),
         ]);
     }
-    out.push(("Sources (main run)".to_string(), t));
+    t
+}
+
+/// The questions a comparison changed most.
+fn changed(r: &Report) -> Option<(String, Table)> {
     if let Some(c) = &r.compare
         && !c.changed.is_empty()
     {
@@ -393,12 +420,12 @@ pub fn tables(r: &Report) -> Vec<(String, Table)> {
                 format!("{:+.3}", ch.delta),
             ]);
         }
-        out.push((
+        return Some((
             "Questions that changed most (quality = mean of nDCG@10, facts, abstention; won first)".to_string(),
             t,
         ));
     }
-    out
+    None
 }
 
 fn errors(r: &Report) -> Vec<String> {

@@ -126,6 +126,9 @@ const CORROBORATION_REACH: f64 = 0.5;
 const OVERVIEW_SUPPORT: usize = 4;
 const OVERVIEW_REACH: (f64, f64) = (0.5, 0.6);
 
+/// A citation's snippet is its claim cut to this many characters: a sentence or two in a list.
+const SNIPPET_CHARS: usize = 280;
+
 /// Everything `compose` needs.
 pub struct ComposeInput<'a> {
     /// The question read once: its text, language, intent and value asked for are in it.
@@ -213,44 +216,8 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             .reasons
             .insert(0, "nothing found answers the question well".into());
     }
-    let citations: Vec<Citation> = clusters
-        .iter()
-        .enumerate()
-        .map(|(i, c)| {
-            let rep = c.rep();
-            Citation {
-                n: i + 1,
-                id: rep.hit.id.clone(),
-                source: rep.hit.source.clone(),
-                kind: rep.hit.kind,
-                title: rep.hit.title.clone(),
-                location: rep.hit.location.clone(),
-                author: rep.hit.author.clone(),
-                date: date_of(rep.hit.timestamp),
-                url: rep.hit.url.clone(),
-                snippet: text::truncate_chars(&claims[i].statement, 280),
-                also_in: c.members.iter().skip(1).map(|m| m.hit.id.clone()).collect(),
-                score: (c.score() * 1000.0).round() / 1000.0,
-                explain: rep.explain(),
-                properties: rep.hit.properties.clone(),
-            }
-        })
-        .collect();
-    let conflicts: Vec<Conflict> = disagreement
-        .iter()
-        .map(|d| Conflict {
-            about: format!("{} ({})", d.kind.describe(), input.analysis.keywords.join(" ")),
-            positions: d
-                .sides
-                .iter()
-                .map(|s| Position {
-                    claim: s.claim.clone(),
-                    citations: s.clusters.iter().take(POSITION_CITATIONS).map(|i| i + 1).collect(),
-                    date: date_of(s.date),
-                })
-                .collect(),
-        })
-        .collect();
+    let citations = citations(&clusters, &claims);
+    let conflicts = conflicts(disagreement.as_ref(), input.analysis);
     let (answer, prose_end) = if found {
         write_answer(&input, &clusters, &claims, lead, disagreement.as_ref(), &reports)
     } else {
@@ -274,6 +241,51 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             .map(|c| c.alternatives.iter().map(|(toks, _)| toks.join(" ")).collect())
             .collect(),
     }
+}
+
+/// The citation list: each cluster through its representative, its claim as the snippet.
+fn citations(clusters: &[Cluster], claims: &[conflict::Claim]) -> Vec<Citation> {
+    clusters
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let rep = c.rep();
+            Citation {
+                n: i + 1,
+                id: rep.hit.id.clone(),
+                source: rep.hit.source.clone(),
+                kind: rep.hit.kind,
+                title: rep.hit.title.clone(),
+                location: rep.hit.location.clone(),
+                author: rep.hit.author.clone(),
+                date: date_of(rep.hit.timestamp),
+                url: rep.hit.url.clone(),
+                snippet: text::truncate_chars(&claims[i].statement, SNIPPET_CHARS),
+                also_in: c.members.iter().skip(1).map(|m| m.hit.id.clone()).collect(),
+                score: (c.score() * 1000.0).round() / 1000.0,
+                explain: rep.explain(),
+                properties: rep.hit.properties.clone(),
+            }
+        })
+        .collect()
+}
+
+/// The disagreement as the contract's conflicts: each side's claim, citations and date.
+fn conflicts(d: Option<&Disagreement>, analysis: &Analysis) -> Vec<Conflict> {
+    d.iter()
+        .map(|d| Conflict {
+            about: format!("{} ({})", d.kind.describe(), analysis.keywords.join(" ")),
+            positions: d
+                .sides
+                .iter()
+                .map(|s| Position {
+                    claim: s.claim.clone(),
+                    citations: s.clusters.iter().take(POSITION_CITATIONS).map(|i| i + 1).collect(),
+                    date: date_of(s.date),
+                })
+                .collect(),
+        })
+        .collect()
 }
 
 fn attribution(c: &Cluster) -> String {

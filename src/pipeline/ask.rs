@@ -76,6 +76,9 @@ pub enum AskError {
 }
 
 /// Why `analysis` leaves nothing to search, if it does.
+/// The query each source is sent, by source name (sources not asked are absent).
+pub type Plan = HashMap<String, SourceQuery>;
+
 fn nothing_to_search(analysis: &Analysis) -> Option<String> {
     if !analysis.keywords.is_empty() || !analysis.phrases.is_empty() || !analysis.expansions.is_empty() {
         return None;
@@ -163,7 +166,7 @@ impl Engine {
     }
 
     /// The per-source queries for a question (sources not asked are absent).
-    pub fn plan(&self, analysis: &Analysis, policy: &Policy, opts: &AskOptions) -> HashMap<String, SourceQuery> {
+    pub fn plan(&self, analysis: &Analysis, policy: &Policy, opts: &AskOptions) -> Plan {
         let mut out = HashMap::new();
         for s in &self.config.sources {
             if opts.sources.as_ref().is_some_and(|only| !only.contains(&s.name)) {
@@ -233,65 +236,7 @@ impl Engine {
                 now,
                 &self.policies.lexicon,
             );
-            let intent = analysis.intent.intent;
-            let no_words = nothing_to_search(&analysis);
-            let filtered = analysis.after.is_some()
-                || analysis.before.is_some()
-                || opts.since.is_some()
-                || opts.until.is_some()
-                || analysis.channel.as_ref().is_some_and(|c| !c.is_empty())
-                || analysis.user.as_ref().is_some_and(|u| !u.is_empty());
-            if let Some(why) = &no_words
-                && !filtered
-            {
-                return Err(AskError::NothingToSearch(why.clone()));
-            }
-            let own;
-            let mut policy = match opts.baseline {
-                Some(Baseline::Uniform) => {
-                    own = Policy::uniform(intent);
-                    &own
-                }
-                Some(Baseline::Recency) => {
-                    own = Policy::recency(intent);
-                    &own
-                }
-                None => self.policies.get(intent),
-            };
-            let mut plan = self.plan(&analysis, policy, opts);
-            let fallback;
-            if plan.is_empty() && opts.sources.as_ref().is_none_or(|s| !s.is_empty()) {
-                // The policy prefers none of the configured sources (a workspace that is only a
-                // tool catalog, say): every source is asked, with equal weights, rather than
-                // answering without searching.
-                fallback = Policy::uniform(intent);
-                policy = &fallback;
-                plan = self.plan(
-                    &analysis,
-                    policy,
-                    &AskOptions {
-                        baseline: Some(Baseline::Uniform),
-                        ..opts.clone()
-                    },
-                );
-            }
-            let mut unlistable: Vec<String> = Vec::new();
-            if let Some(why) = no_words {
-                // Only where, who or when: the sources that can list by their filters alone are
-                // asked (newest first); the others would only fail on an empty query.
-                plan.retain(|name, _| {
-                    let keep = self.config.source(name).is_some_and(|s| s.kind.can_browse());
-                    if !keep {
-                        unlistable.push(name.clone());
-                    }
-                    keep
-                });
-                if plan.is_empty() {
-                    return Err(AskError::NothingToSearch(format!(
-                        "{why} (none of the sources asked can list messages by time, place or person alone)"
-                    )));
-                }
-            }
+            let (policy, plan, unlistable) = self.choose(&analysis, opts)?;
             let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
             let mut outcomes = self
                 .pool
@@ -304,14 +249,14 @@ impl Engine {
                 &mut outcomes,
                 &plan,
                 &analysis,
-                policy,
+                &policy,
                 deadline.saturating_sub(start.elapsed()),
             )
             .await;
             // Ranking, dedup and composition are CPU work over every hit: they run on a blocking
             // thread, so that one heavy ask never stalls the async workers that serve every
             // other client.
-            let (policies, kinds, policy) = (self.policies.clone(), self.kinds.clone(), policy.clone());
+            let (policies, kinds) = (self.policies.clone(), self.kinds.clone());
             let composed = tokio::task::spawn_blocking(move || {
                 answer::compose(
                     ComposeInput {
@@ -340,6 +285,63 @@ impl Engine {
         }
         .instrument(span)
         .await
+    }
+
+    /// The policy and per-source plan for a question, and the sources left out because they
+    /// cannot list by filters alone (a question of only where, who or when). Refuses a question
+    /// with nothing to search and nothing any source can list by.
+    fn choose(&self, analysis: &Analysis, opts: &AskOptions) -> Result<(Policy, Plan, Vec<String>), AskError> {
+        let no_words = nothing_to_search(analysis);
+        let filtered = analysis.after.is_some()
+            || analysis.before.is_some()
+            || opts.since.is_some()
+            || opts.until.is_some()
+            || analysis.channel.as_ref().is_some_and(|c| !c.is_empty())
+            || analysis.user.as_ref().is_some_and(|u| !u.is_empty());
+        if let Some(why) = &no_words
+            && !filtered
+        {
+            return Err(AskError::NothingToSearch(why.clone()));
+        }
+        let intent = analysis.intent.intent;
+        let mut policy = match opts.baseline {
+            Some(Baseline::Uniform) => Policy::uniform(intent),
+            Some(Baseline::Recency) => Policy::recency(intent),
+            None => self.policies.get(intent).clone(),
+        };
+        let mut plan = self.plan(analysis, &policy, opts);
+        if plan.is_empty() && opts.sources.as_ref().is_none_or(|s| !s.is_empty()) {
+            // The policy prefers none of the configured sources (a workspace that is only a
+            // tool catalog, say): every source is asked, with equal weights, rather than
+            // answering without searching.
+            policy = Policy::uniform(intent);
+            plan = self.plan(
+                analysis,
+                &policy,
+                &AskOptions {
+                    baseline: Some(Baseline::Uniform),
+                    ..opts.clone()
+                },
+            );
+        }
+        let mut unlistable: Vec<String> = Vec::new();
+        if let Some(why) = no_words {
+            // Only where, who or when: the sources that can list by their filters alone are
+            // asked (newest first); the others would only fail on an empty query.
+            plan.retain(|name, _| {
+                let keep = self.config.source(name).is_some_and(|s| s.kind.can_browse());
+                if !keep {
+                    unlistable.push(name.clone());
+                }
+                keep
+            });
+            if plan.is_empty() {
+                return Err(AskError::NothingToSearch(format!(
+                    "{why} (none of the sources asked can list messages by time, place or person alone)"
+                )));
+            }
+        }
+        Ok((policy, plan, unlistable))
     }
 
     /// Retries sources that found nothing with a broader query, step by step (policy order):

@@ -363,9 +363,10 @@ const FUZZY_MIN_LEN: usize = 4;
 /// A lexicon alternative (a synonym or translation) covers a concept at least this much of
 /// what the word itself would: it is the same concept in other words.
 const ALTERNATIVE_COVERAGE_FLOOR: f64 = 0.85;
-/// Completeness of a passage: this share from how much of the question it covers, the rest
-/// from its length (a fuller passage says more).
+/// Completeness of a passage: this share from how much of the question it covers, and
+/// `COMPLETENESS_LENGTH_SHARE` from its length (a fuller passage says more); they sum to 1.
 const COMPLETENESS_COVERAGE_SHARE: f64 = 0.7;
+const COMPLETENESS_LENGTH_SHARE: f64 = 0.3;
 /// Above this many hits the pool left after ranking is freed on a helper thread.
 const FREE_ON_THREAD_ABOVE: usize = 2_000;
 
@@ -688,7 +689,7 @@ fn score_hits(
         let completeness = if tool {
             tool_match
         } else {
-            COMPLETENESS_COVERAGE_SHARE * coverage + (1.0 - COMPLETENESS_COVERAGE_SHARE) * u.length
+            COMPLETENESS_COVERAGE_SHARE * coverage + COMPLETENESS_LENGTH_SHARE * u.length
         };
         // Freshness and authority count in proportion to how well the evidence matches: a fresh
         // or official item that barely touches the question must not outrank the answer.
