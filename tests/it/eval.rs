@@ -14,8 +14,8 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// `golden/acme-paraphrase.yaml` (never tuned on) nDCG@10 0.766, intent 0.765, strict facts
 /// 0.526, abstention 0.875, citation precision 0.780.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.84", "0.90", "0.82", "0.84", "0.83"]),
-    ("golden/acme-paraphrase.yaml", ["0.73", "0.72", "0.48", "0.84", "0.74"]),
+    ("golden/acme.yaml", ["0.84", "0.90", "0.82", "0.84", "0.87"]),
+    ("golden/acme-paraphrase.yaml", ["0.74", "0.72", "0.48", "0.84", "0.82"]),
 ];
 
 /// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
