@@ -134,7 +134,42 @@ struct RawPolicy {
     sources: BTreeMap<String, RawSourcePref>,
     #[serde(default)]
     broaden: Vec<Broaden>,
+    #[serde(default)]
+    answer: RawAnswer,
 }
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawAnswer {
+    support: Option<usize>,
+    support_score: Option<f64>,
+    support_coverage: Option<f64>,
+}
+
+/// How much an answer says beside its lead: at most `support` more pieces of evidence, each
+/// scoring at least `support_score` of the best and covering at least `support_coverage` of the
+/// question. An overview (exploratory) gathers more than a pointed question.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct AnswerPolicy {
+    pub support: usize,
+    pub support_score: f64,
+    pub support_coverage: f64,
+}
+
+impl Default for AnswerPolicy {
+    /// A pointed question: the lead and up to two pieces that nearly match it (three quarters
+    /// of its score and of the question), so that support never drowns the answer.
+    fn default() -> AnswerPolicy {
+        AnswerPolicy {
+            support: 2,
+            support_score: 0.75,
+            support_coverage: 0.75,
+        }
+    }
+}
+
+/// Supporting pieces an answer may give at most: beyond this an answer is a list of sources.
+pub const MAX_SUPPORT: usize = 8;
 
 /// A source's part in an intent: its weight (0 = not asked) and how many hits to ask for.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -158,6 +193,8 @@ pub struct Policy {
     /// Freshness and authority count in proportion to how well evidence matches (always, but
     /// for the `recency` baseline, which orders by date alone).
     pub relevance_gate: bool,
+    /// What the answer says beside its lead.
+    pub answer: AnswerPolicy,
 }
 
 /// Hits asked of a source that the policy does not mention.
@@ -197,6 +234,7 @@ impl Policy {
             sources: BTreeMap::new(),
             broaden: vec![Broaden::DropDates, Broaden::DropLocation, Broaden::DropMinorKeywords],
             relevance_gate: true,
+            answer: AnswerPolicy::default(),
         }
     }
 
@@ -472,6 +510,29 @@ fn validate_policy(
             },
         );
     }
+    let default = AnswerPolicy::default();
+    let answer = AnswerPolicy {
+        support: raw.answer.support.unwrap_or(default.support),
+        support_score: raw.answer.support_score.unwrap_or(default.support_score),
+        support_coverage: raw.answer.support_coverage.unwrap_or(default.support_coverage),
+    };
+    if answer.support > MAX_SUPPORT {
+        problems.push(doc.error_at(
+            "answer.support",
+            format!("`support` must be between 0 and {MAX_SUPPORT}, got {}", answer.support),
+        ));
+    }
+    for (name, v) in [
+        ("support_score", answer.support_score),
+        ("support_coverage", answer.support_coverage),
+    ] {
+        if !(0.0..=1.0).contains(&v) {
+            problems.push(doc.error_at(
+                &format!("answer.{name}"),
+                format!("`{name}` must be between 0 and 1, got {v}"),
+            ));
+        }
+    }
     // Normalise so the factors always add up to 1 (a policy may give them in any scale).
     let weights = if sum > 0.0 {
         Weights {
@@ -492,6 +553,7 @@ fn validate_policy(
         sources,
         broaden: raw.broaden,
         relevance_gate: true,
+        answer,
     })
 }
 
@@ -513,6 +575,45 @@ mod tests {
         assert!(d.authority_of(EvidenceKind::MeetingNotes) > d.authority_of(EvidenceKind::Chat));
         assert_eq!(d.source_pref("tools", "tools").weight, 0.0);
         assert!(!p.lexicon.synonyms.is_empty());
+        // An overview says more beside its lead than a pointed question.
+        assert_eq!(d.answer, AnswerPolicy::default());
+        assert!(p.get(Intent::Exploratory).answer.support > d.answer.support);
+    }
+
+    #[test]
+    fn answer_knobs_out_of_range_are_reported_where_they_are() {
+        let dir = tempfile::tempdir().unwrap();
+        for e in std::fs::read_dir(repo_policies()).unwrap() {
+            let e = e.unwrap();
+            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
+        }
+        std::fs::write(
+            dir.path().join("status.yaml"),
+            "intent: status\nweights: { keyword: 1, freshness: 0, authority: 0, completeness: 0 }\nfreshness: { half_life_days: 10 }\nauthority: [task]\nanswer:\n  support: 50\n  support_score: 1.5\n  support_overage: 0.5\n",
+        )
+        .unwrap();
+        let shown = Policies::load(dir.path(), &[]).unwrap_err().to_string();
+        // An unknown key is refused by name before the values are checked.
+        assert!(
+            shown.contains("status.yaml:") && shown.contains("support_overage"),
+            "{shown}"
+        );
+        std::fs::write(
+            dir.path().join("status.yaml"),
+            "intent: status\nweights: { keyword: 1, freshness: 0, authority: 0, completeness: 0 }\nfreshness: { half_life_days: 10 }\nauthority: [task]\nanswer:\n  support: 50\n  support_score: 1.5\n",
+        )
+        .unwrap();
+        let e = Policies::load(dir.path(), &[]).unwrap_err();
+        let shown = e.to_string();
+        assert!(
+            shown.contains("status.yaml:6:12: `support` must be between 0 and 8, got 50"),
+            "{shown}"
+        );
+        assert!(
+            shown.contains("status.yaml:7:18: `support_score` must be between 0 and 1, got 1.5"),
+            "{shown}"
+        );
+        assert_eq!(e.0.len(), 2, "{shown}");
     }
 
     #[test]

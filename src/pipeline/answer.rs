@@ -115,16 +115,9 @@ pub const MAX_CITATIONS: usize = 10;
 /// Citations named for one side of a disagreement: its best-ranked evidence (the rest is
 /// listed under the sources).
 pub const POSITION_CITATIONS: usize = 2;
-/// Evidence that supports the lead in the answer: at most this many, each scoring and covering
-/// at least this share (of the best score; of the question).
-const SUPPORT: usize = 2;
-const SUPPORT_REACH: (f64, f64) = (0.75, 0.75);
 /// Evidence from another place stating the value the lead states is shown when it scores and
 /// covers at least this share.
 const CORROBORATION_REACH: f64 = 0.5;
-/// The same for an overview (exploratory questions), which gathers more.
-const OVERVIEW_SUPPORT: usize = 4;
-const OVERVIEW_REACH: (f64, f64) = (0.5, 0.6);
 
 /// A citation's snippet is its claim cut to this many characters: a sentence or two in a list.
 const SNIPPET_CHARS: usize = 280;
@@ -443,12 +436,10 @@ fn write_answer(
     let mut cited = vec![lead_idx];
     let mut support = Vec::new();
     let lead_side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&lead_idx)));
-    // An overview ("tell me about ...") gathers more of the evidence than a pointed question.
-    let (most, reach) = if input.analysis.intent.intent == Intent::Exploratory {
-        (OVERVIEW_SUPPORT, OVERVIEW_REACH)
-    } else {
-        (SUPPORT, SUPPORT_REACH)
-    };
+    // How much support the intent's policy gives (an overview gathers more than a pointed
+    // question: `answer:` in policies/exploratory.yaml).
+    let knobs = input.policy.answer;
+    let (most, reach) = (knobs.support, (knobs.support_score, knobs.support_coverage));
     // The value the lead states, when the question asks for one: evidence elsewhere that states
     // the same value corroborates it, and is shown from further down ("MySQLは12月15日に廃止"
     // and "will be decommissioned on Dec 15" from another channel).

@@ -341,6 +341,8 @@ impl Engine {
                 )));
             }
         }
+        // A baseline differs in ranking only: it says as much as the intent's policy does.
+        policy.answer = self.policies.get(intent).answer;
         Ok((policy, plan, unlistable))
     }
 

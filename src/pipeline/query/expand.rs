@@ -112,4 +112,3 @@ pub(super) fn split_compounds(keywords: &[String], lexicon: &Lexicon) -> Vec<Str
     }
     out
 }
-

@@ -185,4 +185,3 @@ pub(super) fn prev_month_start(month_start: DateTime<Utc>) -> DateTime<Utc> {
     };
     day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
 }
-

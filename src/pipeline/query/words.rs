@@ -284,4 +284,3 @@ pub(super) fn is_cjk_content(c: char) -> bool {
     matches!(c, '\u{30A0}'..='\u{30FF}' | '\u{4E00}'..='\u{9FFF}' | '\u{3400}'..='\u{4DBF}' | '々')
         || (c.is_alphanumeric() && !c.is_ascii() && !matches!(c, '\u{3040}'..='\u{309F}'))
 }
-
