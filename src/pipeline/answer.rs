@@ -87,9 +87,6 @@ pub struct AskResponse {
     pub time_window: Option<String>,
     /// True when nothing answered the question.
     pub not_found: bool,
-    /// The kind of answer the question asks for, as read from its shape (shown by `--explain`).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub answer_type: Option<crate::pipeline::query::AnswerType>,
     /// How the question was read: each term the ranking looks for, with the synonyms and
     /// translations that also count for it (shown by `--explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -229,7 +226,6 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         sources: reports,
         time_window: input.analysis.time_note.clone(),
         not_found: !found,
-        answer_type: input.analysis.answer_type,
         prose_end,
         terms: input
             .analysis
@@ -709,9 +705,6 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
         r.intent.intent
     ));
     if explain {
-        if let Some(t) = r.answer_type {
-            out.push_str(&format!("\n**Answer type:** {t}\n"));
-        }
         if !r.terms.is_empty() {
             out.push_str("\n**Question terms** (each with what else counts for it)\n");
             for t in &r.terms {

@@ -11,12 +11,10 @@ use crate::pipeline::intent::{self, Classified};
 use crate::text;
 use crate::text::values::ValueKind;
 
-mod answer_type;
 mod expand;
 mod time;
 mod words;
 
-pub use answer_type::{AnswerType, answer_type};
 pub use expand::expand;
 use expand::split_compounds;
 use time::find_time;
@@ -49,9 +47,6 @@ pub struct Analysis {
     /// The kind of value the question asks for ("how long", "いくら", "when"), if one.
     #[serde(skip)]
     pub focus: Option<ValueKind>,
-    /// The kind of answer the question asks for (a person, a date, a list, yes or no, ...).
-    #[serde(skip)]
-    pub answer_type: Option<AnswerType>,
     /// Content words as written (for the sources' own search engines).
     pub keywords: Vec<String>,
     /// Synonyms and translations of the keywords (from `lexicon.yaml`).
@@ -250,7 +245,6 @@ pub fn analyze_question(
     let mut a = read(question, &normalized, Some(classified.intent), now, lexicon);
     a.lang = language(question);
     a.focus = focus(&normalized, classified.intent);
-    a.answer_type = answer_type(&normalized, a.tool_question);
     a.intent = classified;
     a.question = question.to_string();
     a.normalized = normalized;
