@@ -267,6 +267,7 @@ fn group(r: &Report, title: &str, rows: Vec<(String, &Metrics, Vec<&Metrics>)>) 
         "MRR".into(),
         "facts".into(),
         "cit. prec".into(),
+        "g2 lead".into(),
         "abstain".into(),
     ];
     if let Some(b) = &r.baseline {
@@ -292,6 +293,7 @@ fn group(r: &Report, title: &str, rows: Vec<(String, &Metrics, Vec<&Metrics>)>) 
             cell(m.mrr, false),
             cell(m.answer_fact_recall, false),
             cell(m.citation_precision, false),
+            cell(m.lead_grade2, false),
             cell(m.abstention, false),
         ];
         for o in others {

@@ -37,6 +37,17 @@ pub struct QuestionResult {
     pub citation_precision: Option<f64>,
     /// For an unanswerable question: the answer said nothing was found, with low confidence.
     pub abstained: Option<bool>,
+    /// Whether the answer said nothing was found (any question); with `unanswerable` it gives
+    /// abstention precision and how often an answerable question was abstained (an extension).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub said_not_found: Option<bool>,
+    /// The question is answerable (has relevant evidence and is not marked unanswerable).
+    #[serde(skip)]
+    pub answerable: bool,
+    /// For an answerable question with grade-2 evidence: the answer's lead (its first inline
+    /// citation) is grade 2; an abstained answer has no lead (an extension).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lead_grade2: Option<bool>,
     pub confidence_ok: Option<bool>,
     pub conflict_found: Option<bool>,
     pub cited_ids: Vec<String>,
@@ -67,6 +78,14 @@ pub struct Metrics {
     pub answer_fact_recall_lenient: Option<f64>,
     pub citation_precision: Option<f64>,
     pub abstention: Option<f64>,
+    /// Of the answers that said nothing was found, the share whose question is unanswerable
+    /// (an extension; `abstention` is its recall).
+    pub abstention_precision: Option<f64>,
+    /// Of the answerable questions, the share answered "not found" (an extension).
+    pub answerable_abstained: Option<f64>,
+    /// Of the answerable questions with grade-2 evidence, the share whose answer leads with a
+    /// grade-2 citation (an extension).
+    pub lead_grade2: Option<f64>,
     pub confidence_accuracy: Option<f64>,
     pub conflict_recall: Option<f64>,
     pub latency_p50_ms: Option<f64>,
@@ -85,6 +104,9 @@ pub const METRIC_NAMES: &[(&str, &str)] = &[
     ("answer_fact_recall_lenient", "facts incl. source list"),
     ("citation_precision", "citation precision"),
     ("abstention", "abstention"),
+    ("abstention_precision", "abstention precision"),
+    ("answerable_abstained", "answerable abstained"),
+    ("lead_grade2", "grade-2 lead"),
     ("confidence_accuracy", "confidence accuracy"),
     ("conflict_recall", "conflict recall"),
     ("latency_p50_ms", "latency p50 (ms)"),
@@ -104,6 +126,9 @@ impl Metrics {
             "answer_fact_recall_lenient" => self.answer_fact_recall_lenient,
             "citation_precision" => self.citation_precision,
             "abstention" => self.abstention,
+            "abstention_precision" => self.abstention_precision,
+            "answerable_abstained" => self.answerable_abstained,
+            "lead_grade2" => self.lead_grade2,
             "confidence_accuracy" => self.confidence_accuracy,
             "conflict_recall" => self.conflict_recall,
             "latency_p50_ms" => self.latency_p50_ms,
@@ -123,6 +148,11 @@ static INLINE: LazyLock<regex::Regex> = LazyLock::new(|| {
 pub fn inline_citations(answer: &str) -> BTreeSet<usize> {
     let body = answer.split("\n**Sources**").next().unwrap_or(answer);
     INLINE.captures_iter(body).filter_map(|c| c[1].parse().ok()).collect()
+}
+
+/// The answer's lead: the first inline citation `[n]` of its prose, in reading order.
+pub fn lead_citation(prose: &str) -> Option<usize> {
+    INLINE.captures_iter(prose).find_map(|c| c[1].parse().ok())
 }
 
 fn mean(v: impl IntoIterator<Item = f64>) -> Option<f64> {
@@ -208,6 +238,12 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
             .count();
         good as f64 / inline.len() as f64
     });
+    let lead_grade2 = (answerable && has_answer && error.is_none()).then(|| {
+        !r.not_found
+            && lead_citation(r.prose())
+                .and_then(|n| r.citations.iter().find(|c| c.n == n))
+                .is_some_and(|c| grade(c) == 2)
+    });
     QuestionResult {
         id: q.id.clone(),
         set: String::new(),
@@ -225,6 +261,9 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
         abstained: q
             .unanswerable
             .then_some(r.not_found && r.confidence.level == Level::Low),
+        said_not_found: error.is_none().then_some(r.not_found),
+        answerable,
+        lead_grade2,
         confidence_ok: q.expect_confidence.map(|l| error.is_none() && r.confidence.level == l),
         conflict_found: (q.expect_conflict == Some(true)).then_some(!r.conflicts.is_empty()),
         cited_ids: r.citations.iter().map(|c| c.id.clone()).collect(),
@@ -272,6 +311,16 @@ pub fn aggregate(results: &[&QuestionResult]) -> Metrics {
         answer_fact_recall_lenient: round(mean(results.iter().filter_map(|r| r.answer_fact_recall_lenient))),
         citation_precision: round(mean(results.iter().filter_map(|r| r.citation_precision))),
         abstention: round(share(results.iter().filter_map(|r| r.abstained))),
+        abstention_precision: round(share(
+            results
+                .iter()
+                .filter(|r| r.said_not_found == Some(true))
+                .map(|r| r.abstained.is_some()),
+        )),
+        answerable_abstained: round(share(
+            results.iter().filter(|r| r.answerable).filter_map(|r| r.said_not_found),
+        )),
+        lead_grade2: round(share(results.iter().filter_map(|r| r.lead_grade2))),
         confidence_accuracy: round(share(results.iter().filter_map(|r| r.confidence_ok))),
         conflict_recall: round(share(results.iter().filter_map(|r| r.conflict_found))),
         latency_p50_ms: quantile(&latencies, 0.5).map(|x| x.round()),
@@ -469,6 +518,29 @@ mod tests {
         assert_eq!(agg.abstention, Some(1.0));
         assert_eq!(agg.ndcg_at_10, None, "no question exercises it: null, never 0");
         assert_eq!(agg.conflict_recall, None);
+    }
+
+    #[test]
+    fn the_lead_is_the_first_citation_read_and_abstention_has_a_precision() {
+        let q = question(&[("s:a", 2), ("s:b", 1)], &["$45"]);
+        // [2] is read first: it leads, though [1] ranks higher.
+        let r = response(
+            "Pro is $45 [2].\n- Also [1].\n\n**Sources**\n[1] x\n[2] y",
+            vec![citation(1, "s:b", &[]), citation(2, "s:a", &[])],
+        );
+        let answered = score(&q, Some(&r), 1.0, None);
+        assert_eq!(answered.lead_grade2, Some(true));
+        let mut abstained = response("Not found.", vec![citation(1, "s:a", &[])]);
+        abstained.not_found = true;
+        abstained.confidence.level = Level::Low;
+        let missed = score(&q, Some(&abstained), 1.0, None);
+        assert_eq!(missed.lead_grade2, Some(false), "an abstained answer has no lead");
+        let absent = score(&question(&[], &[]), Some(&abstained), 1.0, None);
+        let agg = aggregate(&[&answered, &missed, &absent]);
+        assert_eq!(agg.abstention, Some(1.0));
+        assert_eq!(agg.abstention_precision, Some(0.5), "one of two abstentions was right");
+        assert_eq!(agg.answerable_abstained, Some(0.5));
+        assert_eq!(agg.lead_grade2, Some(0.5));
     }
 
     #[test]
