@@ -12,10 +12,12 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// Measured when set (2026-12-01): `golden/acme.yaml` nDCG@10 0.876, intent 0.941, strict facts
 /// 0.862 (0.961 with the source list), abstention 0.875, citation precision 0.868;
 /// `golden/acme-paraphrase.yaml` (never tuned on) nDCG@10 0.766, intent 0.765, strict facts
-/// 0.526, abstention 0.875, citation precision 0.780.
+/// 0.526, abstention 0.875, citation precision 0.780. With the 9 long and list-answer questions
+/// (2026-12-01, before the answer work on them): demo 0.884 / 0.915 / 0.814 / 0.875 / 0.908,
+/// paraphrase 0.779 / 0.745 / 0.492 / 0.875 / 0.860.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.84", "0.90", "0.82", "0.84", "0.87"]),
-    ("golden/acme-paraphrase.yaml", ["0.74", "0.72", "0.48", "0.84", "0.82"]),
+    ("golden/acme.yaml", ["0.84", "0.88", "0.78", "0.84", "0.87"]),
+    ("golden/acme-paraphrase.yaml", ["0.74", "0.71", "0.46", "0.84", "0.82"]),
 ];
 
 /// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
