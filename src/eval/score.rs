@@ -48,6 +48,12 @@ pub struct QuestionResult {
     /// citation) is grade 2; an abstained answer has no lead (an extension).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lead_grade2: Option<bool>,
+    /// The grade of the best-ranked citation (through any of its ids), when there is one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub top_grade: Option<u8>,
+    /// Whether the evidence answered, with its signals (`scripts/fit-verdict` reads them).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<crate::pipeline::verdict::Verdict>,
     pub confidence_ok: Option<bool>,
     pub conflict_found: Option<bool>,
     pub cited_ids: Vec<String>,
@@ -264,6 +270,8 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
         said_not_found: error.is_none().then_some(r.not_found),
         answerable,
         lead_grade2,
+        top_grade: grades.first().copied(),
+        verdict: r.verdict.clone(),
         confidence_ok: q.expect_confidence.map(|l| error.is_none() && r.confidence.level == l),
         conflict_found: (q.expect_conflict == Some(true)).then_some(!r.conflicts.is_empty()),
         cited_ids: r.citations.iter().map(|c| c.id.clone()).collect(),

@@ -16,6 +16,7 @@ use crate::pipeline::dedup::{self, Cluster};
 use crate::pipeline::intent::Classified;
 use crate::pipeline::query::Analysis;
 use crate::pipeline::rank::{self, Explain, RankContext};
+use crate::pipeline::verdict::{self, Outcome, Verdict};
 use crate::sources::{SourceOutcome, SourceStatus};
 use crate::text;
 
@@ -87,6 +88,10 @@ pub struct AskResponse {
     pub time_window: Option<String>,
     /// True when nothing answered the question.
     pub not_found: bool,
+    /// Whether the evidence answers the question, with the signals it was decided from (an
+    /// extension of the contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub verdict: Option<Verdict>,
     /// How the question was read: each term the ranking looks for, with the synonyms and
     /// translations that also count for it (shown by `--explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -106,8 +111,7 @@ impl AskResponse {
     }
 }
 
-/// Best evidence covering less of the question than this is not an answer.
-pub const ANSWER_COVERAGE: f64 = 0.55;
+pub use crate::pipeline::verdict::ANSWER_COVERAGE;
 /// Ranked evidence considered for clustering and citation.
 pub const DEDUP_POOL: usize = 1_000;
 /// Citations listed at most.
@@ -162,7 +166,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     };
     // Only evidence that could be cited is clustered: copies score alike, so a copy of a top
     // hit ranks near it, well inside this pool.
-    let ranked = rank::rank_top(hits, &cx, DEDUP_POOL);
+    let (ranked, concept_weights) = rank::rank_top_weighed(hits, &cx, DEDUP_POOL);
     let mut clusters = dedup::cluster(ranked);
     clusters.sort_by(|a, b| {
         b.score()
@@ -190,7 +194,8 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     }
     // What each cluster claims, read once for the lead, support, conflicts and snippets.
     let claims = conflict::claims(&clusters, input.analysis, input.lexicon);
-    let found = clusters.first().is_some_and(|c| c.rep().coverage >= ANSWER_COVERAGE);
+    let verdict = verdict::assess(&clusters, &concept_weights, input.analysis);
+    let found = verdict.outcome != Outcome::NotFound;
     let focus = input.analysis.focus;
     // "When was the last incident?" asks for the latest of many events: their different dates
     // are not a disagreement.
@@ -202,6 +207,13 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     };
     let lead = lead_index(&clusters, &claims, disagreement.as_ref(), focus);
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
+    if verdict.coverage < ANSWER_COVERAGE && found {
+        // Answered because the evidence stands out, not because it repeats the question.
+        confidence.reasons.extend(verdict.reasons.iter().cloned());
+    }
+    if verdict.outcome == Outcome::Partly && confidence.level == Level::High {
+        confidence.level = Level::Moderate;
+    }
     if !found {
         confidence.level = Level::Low;
         confidence.score = (confidence.score.min(0.15) * 1000.0).round() / 1000.0;
@@ -212,7 +224,15 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     let citations = citations(&clusters, &claims);
     let conflicts = conflicts(disagreement.as_ref(), input.analysis);
     let (answer, prose_end) = if found {
-        write_answer(&input, &clusters, &claims, lead, disagreement.as_ref(), &reports)
+        write_answer(
+            &input,
+            &clusters,
+            &claims,
+            lead,
+            disagreement.as_ref(),
+            &reports,
+            &verdict,
+        )
     } else {
         write_not_found(&input, &clusters, &reports)
     };
@@ -226,6 +246,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         sources: reports,
         time_window: input.analysis.time_note.clone(),
         not_found: !found,
+        verdict: Some(verdict),
         prose_end,
         terms: input
             .analysis
@@ -425,6 +446,7 @@ fn write_answer(
     lead_idx: usize,
     d: Option<&Disagreement>,
     reports: &[SourceReport],
+    verdict: &Verdict,
 ) -> (String, usize) {
     let mut out = String::new();
     out.push_str(&format!(
@@ -474,6 +496,9 @@ fn write_answer(
     if !support.is_empty() {
         out.push('\n');
     }
+    if verdict.outcome == Outcome::Partly {
+        out.push_str(&partly_note(verdict));
+    }
     if let Some(d) = d {
         out.push_str(&format!("\n**Sources disagree on {}:**\n", d.kind.describe()));
         for (k, s) in d.sides.iter().enumerate() {
@@ -502,6 +527,22 @@ fn write_answer(
     }
     out.push_str(&disclosure(reports, input.analysis));
     (out.trim_end().to_string(), prose_end)
+}
+
+/// What an answer that matches only part of the question leaves out.
+fn partly_note(v: &Verdict) -> String {
+    if v.absent.is_empty() {
+        format!(
+            "\n_This answers part of the question: the evidence covers {:.0}% of what the sources hold on it._\n",
+            v.known_coverage * 100.0
+        )
+    } else {
+        let words: Vec<String> = v.absent.iter().map(|w| format!("“{w}”")).collect();
+        format!(
+            "\n_This answers part of the question: nothing in the sources mentions {}._\n",
+            words.join(", ")
+        )
+    }
 }
 
 fn sources_section(clusters: &[Cluster], cited: &[usize]) -> String {
@@ -705,6 +746,27 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
         r.intent.intent
     ));
     if explain {
+        if let Some(v) = &r.verdict {
+            let outcome = match v.outcome {
+                Outcome::Answered => "answered",
+                Outcome::Partly => "partly answered",
+                Outcome::NotFound => "not found",
+            };
+            out.push_str(&format!(
+                "\n**Verdict**: {outcome} (probability {:.2}; answered from {:.2}, partly from {:.2})\n",
+                v.probability,
+                verdict::ANSWERED_AT,
+                verdict::PARTLY_AT
+            ));
+            out.push_str(&format!(
+                "coverage {:.2}, of what the sources hold {:.2}, missing from every source {:.2}, \
+                 terms matched {} ({} rare), best over fifth {:.2}\n",
+                v.coverage, v.known_coverage, v.missing, v.matched, v.matched_rare, v.margin
+            ));
+            if !v.absent.is_empty() {
+                out.push_str(&format!("in no source: {}\n", v.absent.join(", ")));
+            }
+        }
         if !r.terms.is_empty() {
             out.push_str("\n**Question terms** (each with what else counts for it)\n");
             for t in &r.terms {

@@ -10,3 +10,4 @@ pub mod dedup;
 pub mod intent;
 pub mod query;
 pub mod rank;
+pub mod verdict;

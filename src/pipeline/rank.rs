@@ -372,14 +372,28 @@ const FREE_ON_THREAD_ABOVE: usize = 2_000;
 
 /// `rank`, keeping only the `limit` best (the same order, without building the rest).
 pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence> {
+    rank_top_weighed(hits, cx, limit).0
+}
+
+/// How the pool weighs one of the question's concepts: the weight coverage gives it (its words'
+/// IDF over the pool's passages) and whether any passage of the pool has it at all.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ConceptWeight {
+    pub weight: f64,
+    pub in_pool: bool,
+}
+
+/// `rank_top`, with how the pool weighs each of the question's concepts (in `concepts` order).
+pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<Evidence>, Vec<ConceptWeight>) {
     let counted = Counted::of(&hits, cx);
+    let concept_weights = counted.concept_weights(&cx.analysis.concepts);
     let best = counted.best_units(&cx.analysis.concepts, hits.len());
     let (weights, half_life) = effective_weights(cx);
     let words = !cx.analysis.concepts.is_empty();
     let scored = score_hits(&hits, &best, cx, weights, half_life, words);
     drop(best);
     drop(counted);
-    into_evidence(hits, scored, limit, cx, weights)
+    (into_evidence(hits, scored, limit, cx, weights), concept_weights)
 }
 
 /// The pool's passages counted for the question's terms, with the pool's document frequencies
@@ -477,6 +491,38 @@ impl Counted {
                 idf: f.iter().map(|i| self.idf(Some(*i))).fold(0.0, f64::max),
             },
         }
+    }
+
+    /// Each concept's weight as coverage counts it (`unit_match`), and whether the pool has it.
+    fn concept_weights(&self, concepts: &[Concept]) -> Vec<ConceptWeight> {
+        concepts
+            .iter()
+            .map(|c| {
+                let toks: Vec<Vec<QTok>> = c
+                    .alternatives
+                    .iter()
+                    .map(|(alt, _)| alt.iter().map(|t| self.qtok(t)).collect())
+                    .collect();
+                let in_pool = toks.iter().any(|alt| {
+                    alt.iter().all(|t| {
+                        !t.fuzzy.is_empty() || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0))
+                    })
+                });
+                let first = toks.first().map(Vec::as_slice).unwrap_or_default();
+                let exact = c
+                    .alternatives
+                    .first()
+                    .is_some_and(|(alt, _)| alt.len() > 1 && alt.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit())));
+                let weight = if first.is_empty() {
+                    0.0
+                } else if exact {
+                    first.iter().map(|t| t.idf).fold(0.0, f64::max)
+                } else {
+                    first.iter().map(|t| t.idf).sum::<f64>() / first.len() as f64
+                };
+                ConceptWeight { weight, in_pool }
+            })
+            .collect()
     }
 
     /// Per hit: its best passage and that passage's (BM25, coverage of the question's concepts).
@@ -797,6 +843,32 @@ pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
                 .any(|(alt, _)| alt.iter().all(|t| toks.contains(t)))
         })
         .count()
+}
+
+/// How much of each concept a text has (in `analysis.concepts` order): its best alternative's
+/// share of words present, a synonym or translation counting at least
+/// `ALTERNATIVE_COVERAGE_FLOOR` (as coverage counts it; without fuzzy stand-ins).
+pub fn concept_matches(text_: &str, analysis: &Analysis) -> Vec<f64> {
+    let mut toks: FxHashSet<String> = FxHashSet::default();
+    text::for_each_token(text_, |t, _, _| {
+        if !toks.contains(t) {
+            toks.insert(t.to_string());
+        }
+    });
+    analysis
+        .concepts
+        .iter()
+        .map(|c| {
+            c.alternatives
+                .iter()
+                .filter(|(alt, _)| !alt.is_empty())
+                .map(|(alt, w)| {
+                    let have = alt.iter().filter(|t| toks.contains(*t)).count() as f64 / alt.len() as f64;
+                    have * w.max(ALTERNATIVE_COVERAGE_FLOOR).min(1.0)
+                })
+                .fold(0.0, f64::max)
+        })
+        .collect()
 }
 
 #[cfg(test)]

@@ -14,10 +14,13 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// `golden/acme-paraphrase.yaml` (never tuned on) nDCG@10 0.766, intent 0.765, strict facts
 /// 0.526, abstention 0.875, citation precision 0.780. With the 9 long and list-answer questions
 /// (2026-12-01, before the answer work on them): demo 0.884 / 0.915 / 0.814 / 0.875 / 0.908,
-/// paraphrase 0.779 / 0.745 / 0.492 / 0.875 / 0.860.
+/// paraphrase 0.779 / 0.745 / 0.492 / 0.875 / 0.860. With the fitted verdict in place of the
+/// coverage threshold: demo facts 0.831, abstention 0.875, precision 0.918; paraphrase facts
+/// 0.539, abstention 0.750 (one unanswerable question more is answered, 19 answerable ones
+/// fewer are abstained), precision 0.887.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.84", "0.88", "0.78", "0.84", "0.87"]),
-    ("golden/acme-paraphrase.yaml", ["0.74", "0.71", "0.46", "0.84", "0.82"]),
+    ("golden/acme.yaml", ["0.84", "0.88", "0.80", "0.84", "0.88"]),
+    ("golden/acme-paraphrase.yaml", ["0.74", "0.71", "0.50", "0.72", "0.85"]),
 ];
 
 /// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
@@ -69,7 +72,7 @@ fn quality_gate_on_the_demo_golden_set() {
         assert!(report.get(key).is_some(), "report lacks `{key}`");
     }
     assert!(report["baseline"].is_null() && report["compare"].is_null());
-    assert_eq!(report["overall"]["questions"], 85);
+    assert_eq!(report["overall"]["questions"], 94);
     assert_eq!(report["by_intent"].as_object().unwrap().len(), 7);
     assert_eq!(report["by_lang"].as_object().unwrap().len(), 2);
     let q = &report["questions"][0];
