@@ -457,6 +457,7 @@ mod tests {
             date: None,
             url: None,
             snippet: String::new(),
+            passage: String::new(),
             also_in: also.iter().map(|s| s.to_string()).collect(),
             score: 0.0,
             explain: Vec::new(),

@@ -33,6 +33,11 @@ pub struct Citation {
     pub date: Option<String>,
     pub url: Option<String>,
     pub snippet: String,
+    /// The passage that answers: the chosen sentence with its section and neighbours, a few
+    /// hundred characters, so that a calling model can write its own answer from it (an
+    /// extension of the contract).
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub passage: String,
     pub also_in: Vec<String>,
     pub score: f64,
     pub explain: Vec<Explain>,
@@ -275,6 +280,7 @@ fn citations(clusters: &[Cluster], claims: &[conflict::Claim]) -> Vec<Citation> 
                 date: date_of(rep.hit.timestamp),
                 url: rep.hit.url.clone(),
                 snippet: text::truncate_chars(&claims[i].statement, SNIPPET_CHARS),
+                passage: claims[i].passage.clone(),
                 also_in: c.members.iter().skip(1).map(|m| m.hit.id.clone()).collect(),
                 score: (c.score() * 1000.0).round() / 1000.0,
                 explain: rep.explain(),
@@ -776,6 +782,9 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
         out.push_str("\n**Scores**\n");
         for c in &r.citations {
             out.push_str(&format!("[{}] {} score {:.3}\n", c.n, c.id, c.score));
+            if !c.passage.is_empty() {
+                out.push_str(&format!("    passage: {}\n", c.passage));
+            }
             for e in &c.explain {
                 let note = e.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();
                 out.push_str(&format!(

@@ -67,56 +67,158 @@ fn withdrawn(s: &str) -> bool {
     WITHDRAWN.iter().any(|c| crate::pipeline::intent::cue_matches(&n, c))
 }
 
-/// The sentence of `e`'s best passage that best answers the question: most concepts covered,
-/// then not withdrawn, then holding a value of the focus kind, then reading as a conclusion,
-/// then earliest.
+/// Text read on each side of the best passage when choosing a sentence: a passage may end in
+/// the middle of the bullet that answers ("SEV2: major feature degraded." ends a passage whose
+/// next sentence is "Acknowledge within 30 minutes").
+const AROUND_PASSAGE: usize = 600;
+
+/// The sentence after the chosen one on the same line joins it up to this length together.
+const SAME_LINE_CHARS: usize = 200;
+
+/// The part of `text` read for a sentence: the passage `range` widened by `AROUND_PASSAGE` on
+/// each side and to whole lines, with the headings above it that stay open.
+fn reading_window(text: &str, range: (usize, usize)) -> (usize, usize, Vec<(usize, String)>) {
+    let floor = |mut i: usize| {
+        i = i.min(text.len());
+        while !text.is_char_boundary(i) {
+            i -= 1;
+        }
+        i
+    };
+    let from = floor(range.0.saturating_sub(AROUND_PASSAGE));
+    let from = text[..from].rfind('\n').map_or(0, |i| i + 1);
+    let to = floor(range.1.saturating_add(AROUND_PASSAGE));
+    let to = text[to..].find('\n').map_or(text.len(), |i| to + i);
+    // Headings above the window: each closes the ones at its level or deeper.
+    let mut open: Vec<(usize, String)> = Vec::new();
+    for line in text[..from].lines() {
+        let level = line.trim_start().chars().take_while(|&c| c == '#').count();
+        if level > 0 {
+            open.retain(|(l, _)| *l < level);
+            open.push((level, clean_sentence(line)));
+        }
+    }
+    (from, to, open)
+}
+
+/// The sentence of `e` that best answers the question, read in and around its best passage
+/// under the headings it sits under: most of the question's concepts covered, the value the
+/// question asks for counting as one of them (the answer fills the question's "when" or "how
+/// much"), then not withdrawn, then holding such a value, then inside the passage, then reading
+/// as a conclusion, then earliest.
 pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> String {
-    let p = e.passage_text();
-    let sents = statements(p);
-    // (not a heading, concepts covered, not withdrawn, holds a focus value, reads as a conclusion)
-    type Key = (bool, usize, bool, bool, bool);
+    choose_sentence(e, analysis, lexicon, focus).sentence
+}
+
+/// A sentence chosen from evidence, and the passage around it that a reader (or a calling
+/// model) needs to use it: its section, the statement before it and the one after.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Chosen {
+    pub sentence: String,
+    pub passage: String,
+    /// The part of `sentence` whose values are claimed about the question: a joined sentence
+    /// that mentions none of the question's concepts adds words, not a claim ("the rota is
+    /// posted. I'm on duty on Dec 29 and Jan 2." claims no holiday dates).
+    pub claiming: String,
+}
+
+/// The answering passage is cut to this many characters.
+pub const PASSAGE_CHARS: usize = 600;
+
+/// `best_sentence`, with its passage.
+pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> Chosen {
+    let text = &e.hit.text;
+    let (from, to, mut open) = reading_window(text, e.passage);
+    let window = &text[from..to];
+    let sents = statements_at(window);
+    if sents.is_empty() {
+        let only = clean_sentence(e.passage_text());
+        return Chosen {
+            passage: text::truncate_chars(&only, PASSAGE_CHARS),
+            claiming: only.clone(),
+            sentence: only,
+        };
+    }
+    let (p0, p1) = (e.passage.0.saturating_sub(from), e.passage.1.saturating_sub(from));
+    // (not a heading, concepts covered with the value, not withdrawn, holds a focus value,
+    // in the passage, reads as a conclusion)
+    type Key = (bool, usize, bool, bool, bool, bool);
     let mut best: Option<(Key, usize)> = None;
-    // A sentence is read with the headings it sits under: under "# Public API" and "## Rate
-    // limits", "It allows 1,000 requests per minute" answers "what is the API's rate limit?".
-    let mut open: Vec<(usize, &str)> = Vec::new();
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
     let mut sections: Vec<String> = Vec::with_capacity(sents.len());
-    for (i, (sent, level)) in sents.iter().enumerate() {
+    let mut titled: Vec<String> = Vec::with_capacity(sents.len());
+    for (i, (sent, level, at)) in sents.iter().enumerate() {
         let heading = *level > 0;
         if heading {
             open.retain(|(l, _)| l < level);
-            open.push((*level, sent));
+            open.push((*level, sent.clone()));
         }
-        sections.push(open.iter().map(|(_, h)| *h).collect::<Vec<_>>().join(" "));
+        let heads: Vec<&str> = open.iter().map(|(_, h)| h.as_str()).collect();
+        sections.push(heads.join(" "));
+        titled.push(heads.join(" › "));
         let section = &sections[i];
-        // A heading names a section; it is not a statement.
         let covered = crate::pipeline::rank::covered_concepts(&in_section(sent, section), analysis);
-        let has_value = focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k));
+        let has_value = covered > 0 && focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k));
         let key = (
             !heading,
-            covered,
+            // A value counts for the question only in a sentence that speaks of it.
+            covered + usize::from(has_value),
             !withdrawn(sent),
             has_value,
+            *at >= p0 && *at < p1.max(p0 + 1),
             crate::pipeline::rank::is_conclusion(sent, lexicon),
         );
         if best.as_ref().is_none_or(|(k, _)| key > *k) {
             best = Some((key, i));
         }
     }
-    let Some((key, i)) = best else { return clean_sentence(p) };
+    let Some((key, i)) = best else {
+        return Chosen::default();
+    };
     let mut out = sents[i].0.clone();
+    let mut claiming = out.clone();
+    let mut last = i;
     // The next sentence joins when it says more about the question ("... kickoff is Sept 29.
-    // I'm the point of contact."), or when this one withdraws something: what replaces it
-    // usually follows ("we are walking back the $49 price. Final decision: Pro is $45.").
-    if let Some((next, 0)) = sents.get(i + 1) {
+    // I'm the point of contact."), states the value asked for when this one does not, or when
+    // this one withdraws something: what replaces it usually follows ("we are walking back the
+    // $49 price. Final decision: Pro is $45.").
+    if let Some((next, 0, next_at)) = sents.get(i + 1) {
+        // A bullet or a line is one unit of meaning: "SEV2: major feature degraded. Acknowledge
+        // within 30 minutes." says what SEV2 asks for only with its second sentence.
+        let same_line = !window[sents[i].2..*next_at].contains('\n');
         let both =
             crate::pipeline::rank::covered_concepts(&in_section(&format!("{out} {next}"), &sections[i]), analysis);
         let replacement = !key.2 && !withdrawn(next);
-        if (both > key.1 || replacement) && out.chars().count() + next.chars().count() < 320 {
+        let value = !key.3 && focus.is_some_and(|k| values::extract(next).iter().any(|v| v.kind == k));
+        let length = out.chars().count() + next.chars().count();
+        if ((both + usize::from(value) > key.1 - usize::from(key.3) || replacement) && length < 320)
+            || (same_line && length < SAME_LINE_CHARS)
+        {
             out = format!("{out} {next}");
+            if crate::pipeline::rank::covered_concepts(next, analysis) > 0 {
+                claiming = out.clone();
+            }
+            last = i + 1;
         }
     }
-    out
+    // The passage: the section it is in, the statement before, the sentence, the one after.
+    let mut parts: Vec<&str> = Vec::new();
+    if !titled[i].is_empty() && key.0 {
+        parts.push(&titled[i]);
+    }
+    if let Some((prev, 0, _)) = i.checked_sub(1).and_then(|k| sents.get(k)) {
+        parts.push(prev);
+    }
+    parts.push(&out);
+    if let Some((next, 0, _)) = sents.get(last + 1) {
+        parts.push(next);
+    }
+    let passage = text::truncate_chars(&parts.join(" … "), PASSAGE_CHARS);
+    Chosen {
+        sentence: out,
+        passage,
+        claiming,
+    }
 }
 
 /// What a cluster's evidence claims, read once per answer: its best statement for the question
@@ -126,6 +228,8 @@ pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus
 #[derive(Debug, Clone, PartialEq)]
 pub struct Claim {
     pub statement: String,
+    /// The passage around the statement (`Chosen::passage`).
+    pub passage: String,
     pub standing: String,
     pub value: Option<values::Value>,
     pub date: Option<chrono::DateTime<chrono::Utc>>,
@@ -136,10 +240,17 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> V
     clusters
         .iter()
         .map(|c| {
-            let statement = best_sentence(c.rep(), analysis, lexicon, analysis.focus);
+            let Chosen {
+                sentence: statement,
+                passage,
+                claiming,
+            } = choose_sentence(c.rep(), analysis, lexicon, analysis.focus);
             let standing = standing(&statement);
             Claim {
-                value: analysis.focus.and_then(|k| claimed_value(&standing, k)),
+                value: analysis
+                    .focus
+                    .and_then(|k| claimed_value(&self::standing(&claiming), k)),
+                passage,
                 statement,
                 standing,
                 date: c.members.iter().filter_map(|m| m.hit.timestamp).max(),
@@ -154,6 +265,18 @@ pub fn opening_sentence(text: &str) -> Option<String> {
         .into_iter()
         .find(|(_, level)| *level == 0)
         .map(|(s, _)| s)
+}
+
+/// `statements`, each with where it starts in `text`.
+fn statements_at(text: &str) -> Vec<(String, usize, usize)> {
+    text::sentences(text)
+        .into_iter()
+        .map(|(s, t)| {
+            let level = text[s..t].trim_start().chars().take_while(|&c| c == '#').count();
+            (clean_sentence(&text[s..t]), level, s)
+        })
+        .filter(|(s, _, _)| s.chars().count() >= 3)
+        .collect()
 }
 
 /// The sentences of a text, cleaned of markup, each with its heading level (0: not a heading);

@@ -17,10 +17,11 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// paraphrase 0.779 / 0.745 / 0.492 / 0.875 / 0.860. With the fitted verdict in place of the
 /// coverage threshold: demo facts 0.831, abstention 0.875, precision 0.918; paraphrase facts
 /// 0.539, abstention 0.750 (one unanswerable question more is answered, 19 answerable ones
-/// fewer are abstained), precision 0.887.
+/// fewer are abstained), precision 0.887. With sentences read around the passage: demo facts
+/// 0.843, paraphrase 0.563.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.84", "0.88", "0.80", "0.84", "0.88"]),
-    ("golden/acme-paraphrase.yaml", ["0.74", "0.71", "0.50", "0.72", "0.85"]),
+    ("golden/acme.yaml", ["0.84", "0.88", "0.81", "0.84", "0.88"]),
+    ("golden/acme-paraphrase.yaml", ["0.74", "0.71", "0.52", "0.72", "0.85"]),
 ];
 
 /// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
