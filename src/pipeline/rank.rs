@@ -864,7 +864,7 @@ pub fn concept_matches(text_: &str, analysis: &Analysis) -> Vec<f64> {
                 .filter(|(alt, _)| !alt.is_empty())
                 .map(|(alt, w)| {
                     let have = alt.iter().filter(|t| toks.contains(*t)).count() as f64 / alt.len() as f64;
-                    have * w.max(ALTERNATIVE_COVERAGE_FLOOR).min(1.0)
+                    have * w.clamp(ALTERNATIVE_COVERAGE_FLOOR, 1.0)
                 })
                 .fold(0.0, f64::max)
         })
