@@ -92,7 +92,7 @@ fn reading_window(text: &str, range: (usize, usize)) -> (usize, usize, Vec<(usiz
     // Headings above the window: each closes the ones at its level or deeper.
     let mut open: Vec<(usize, String)> = Vec::new();
     for line in text[..from].lines() {
-        let level = line.trim_start().chars().take_while(|&c| c == '#').count();
+        let level = heading_level(line);
         if level > 0 {
             open.retain(|(l, _)| *l < level);
             open.push((level, clean_sentence(line)));
@@ -125,6 +125,11 @@ pub struct Chosen {
 /// The answering passage is cut to this many characters.
 pub const PASSAGE_CHARS: usize = 600;
 
+/// Whether `sent` states a value of the kind asked for.
+fn holds(sent: &str, focus: Option<ValueKind>) -> bool {
+    focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k))
+}
+
 /// `best_sentence`, with its passage.
 pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> Chosen {
     let text = &e.hit.text;
@@ -145,20 +150,18 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
     type Key = (bool, usize, bool, bool, bool, bool);
     let mut best: Option<(Key, usize)> = None;
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
+    // Each statement's open headings, outermost first ("Incident Response › Severity levels").
     let mut sections: Vec<String> = Vec::with_capacity(sents.len());
-    let mut titled: Vec<String> = Vec::with_capacity(sents.len());
     for (i, (sent, level, at)) in sents.iter().enumerate() {
         let heading = *level > 0;
         if heading {
             open.retain(|(l, _)| l < level);
             open.push((*level, sent.clone()));
         }
-        let heads: Vec<&str> = open.iter().map(|(_, h)| h.as_str()).collect();
-        sections.push(heads.join(" "));
-        titled.push(heads.join(" › "));
+        sections.push(open.iter().map(|(_, h)| h.as_str()).collect::<Vec<_>>().join(" › "));
         let section = &sections[i];
         let covered = crate::pipeline::rank::covered_concepts(&in_section(sent, section), analysis);
-        let has_value = covered > 0 && focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k));
+        let has_value = covered > 0 && holds(sent, focus);
         let key = (
             !heading,
             // A value counts for the question only in a sentence that speaks of it.
@@ -189,7 +192,7 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
         let both =
             crate::pipeline::rank::covered_concepts(&in_section(&format!("{out} {next}"), &sections[i]), analysis);
         let replacement = !key.2 && !withdrawn(next);
-        let value = !key.3 && focus.is_some_and(|k| values::extract(next).iter().any(|v| v.kind == k));
+        let value = !key.3 && holds(next, focus);
         let length = out.chars().count() + next.chars().count();
         if ((both + usize::from(value) > key.1 - usize::from(key.3) || replacement) && length < 320)
             || (same_line && length < SAME_LINE_CHARS)
@@ -203,8 +206,8 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
     }
     // The passage: the section it is in, the statement before, the sentence, the one after.
     let mut parts: Vec<&str> = Vec::new();
-    if !titled[i].is_empty() && key.0 {
-        parts.push(&titled[i]);
+    if !sections[i].is_empty() && key.0 {
+        parts.push(&sections[i]);
     }
     if let Some((prev, 0, _)) = i.checked_sub(1).and_then(|k| sents.get(k)) {
         parts.push(prev);
@@ -271,10 +274,7 @@ pub fn opening_sentence(text: &str) -> Option<String> {
 fn statements_at(text: &str) -> Vec<(String, usize, usize)> {
     text::sentences(text)
         .into_iter()
-        .map(|(s, t)| {
-            let level = text[s..t].trim_start().chars().take_while(|&c| c == '#').count();
-            (clean_sentence(&text[s..t]), level, s)
-        })
+        .map(|(s, t)| (clean_sentence(&text[s..t]), heading_level(&text[s..t]), s))
         .filter(|(s, _, _)| s.chars().count() >= 3)
         .collect()
 }
@@ -282,14 +282,15 @@ fn statements_at(text: &str) -> Vec<(String, usize, usize)> {
 /// The sentences of a text, cleaned of markup, each with its heading level (0: not a heading);
 /// fragments under three characters are dropped.
 fn statements(text: &str) -> Vec<(String, usize)> {
-    text::sentences(text)
+    statements_at(text)
         .into_iter()
-        .map(|(s, t)| {
-            let level = text[s..t].trim_start().chars().take_while(|&c| c == '#').count();
-            (clean_sentence(&text[s..t]), level)
-        })
-        .filter(|(s, _)| s.chars().count() >= 3)
+        .map(|(s, level, _)| (s, level))
         .collect()
+}
+
+/// A Markdown line's heading level: its leading `#`s (0: not a heading).
+fn heading_level(line: &str) -> usize {
+    line.trim_start().chars().take_while(|&c| c == '#').count()
 }
 
 /// The value of `kind` a claim states in what still stands of it (`standing`).

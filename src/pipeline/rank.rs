@@ -386,8 +386,9 @@ pub struct ConceptWeight {
 /// `rank_top`, with how the pool weighs each of the question's concepts (in `concepts` order).
 pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<Evidence>, Vec<ConceptWeight>) {
     let counted = Counted::of(&hits, cx);
-    let concept_weights = counted.concept_weights(&cx.analysis.concepts);
-    let best = counted.best_units(&cx.analysis.concepts, hits.len());
+    let qconcepts = counted.question_tokens(&cx.analysis.concepts);
+    let concept_weights = counted.concept_weights(&qconcepts);
+    let best = counted.best_units(&qconcepts, hits.len());
     let (weights, half_life) = effective_weights(cx);
     let words = !cx.analysis.concepts.is_empty();
     let scored = score_hits(&hits, &best, cx, weights, half_life, words);
@@ -493,46 +494,13 @@ impl Counted {
         }
     }
 
-    /// Each concept's weight as coverage counts it (`unit_match`), and whether the pool has it.
-    fn concept_weights(&self, concepts: &[Concept]) -> Vec<ConceptWeight> {
-        concepts
-            .iter()
-            .map(|c| {
-                let toks: Vec<Vec<QTok>> = c
-                    .alternatives
-                    .iter()
-                    .map(|(alt, _)| alt.iter().map(|t| self.qtok(t)).collect())
-                    .collect();
-                let in_pool = toks.iter().any(|alt| {
-                    alt.iter().all(|t| {
-                        !t.fuzzy.is_empty() || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0))
-                    })
-                });
-                let first = toks.first().map(Vec::as_slice).unwrap_or_default();
-                let exact = c
-                    .alternatives
-                    .first()
-                    .is_some_and(|(alt, _)| alt.len() > 1 && alt.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit())));
-                let weight = if first.is_empty() {
-                    0.0
-                } else if exact {
-                    first.iter().map(|t| t.idf).fold(0.0, f64::max)
-                } else {
-                    first.iter().map(|t| t.idf).sum::<f64>() / first.len() as f64
-                };
-                ConceptWeight { weight, in_pool }
-            })
-            .collect()
-    }
-
-    /// Per hit: its best passage and that passage's (BM25, coverage of the question's concepts).
-    fn best_units(&self, concepts: &[Concept], n_hits: usize) -> Vec<Option<(&Unit, f64, f64)>> {
-        let n = self.units.len().max(1) as f64;
-        let avgdl = (self.units.iter().map(|u| u.len).sum::<usize>() as f64 / n).max(1.0);
+    /// The question's concepts as the pool's tokens: per alternative, its tokens, its weight and
+    /// whether it is a number of several parts.
+    fn question_tokens(&self, concepts: &[Concept]) -> Vec<QConcept> {
         // A number of several parts ("1.32", "2026-12-01") covers only when all its parts are
         // there: "1.31" shares a part with "1.32" but is another version.
         let exact_number = |alt: &[String]| alt.len() > 1 && alt.iter().all(|t| t.bytes().all(|b| b.is_ascii_digit()));
-        let qconcepts: Vec<Vec<(Vec<QTok>, f64, bool)>> = concepts
+        concepts
             .iter()
             .map(|c| {
                 c.alternatives
@@ -540,10 +508,29 @@ impl Counted {
                     .map(|(alt, w)| (alt.iter().map(|t| self.qtok(t)).collect(), *w, exact_number(alt)))
                     .collect()
             })
-            .collect();
+            .collect()
+    }
+
+    /// Each concept's weight as coverage counts it (`concept_weight`), and whether the pool has it.
+    fn concept_weights(&self, qconcepts: &[QConcept]) -> Vec<ConceptWeight> {
+        let in_pool =
+            |t: &QTok| !t.fuzzy.is_empty() || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0));
+        qconcepts
+            .iter()
+            .map(|c| ConceptWeight {
+                weight: concept_weight(c),
+                in_pool: c.iter().any(|(alt, _, _)| alt.iter().all(in_pool)),
+            })
+            .collect()
+    }
+
+    /// Per hit: its best passage and that passage's (BM25, coverage of the question's concepts).
+    fn best_units(&self, qconcepts: &[QConcept], n_hits: usize) -> Vec<Option<(&Unit, f64, f64)>> {
+        let n = self.units.len().max(1) as f64;
+        let avgdl = (self.units.iter().map(|u| u.len).sum::<usize>() as f64 / n).max(1.0);
         let mut best: Vec<Option<(&Unit, f64, f64)>> = vec![None; n_hits];
         for u in &self.units {
-            let (mut bm25, coverage) = unit_match(u, &qconcepts, avgdl);
+            let (mut bm25, coverage) = unit_match(u, qconcepts, avgdl);
             for (a, b) in &u.pairs {
                 bm25 += PROXIMITY_WEIGHT * (self.idf(Some(*a)) + self.idf(Some(*b))) / 2.0;
             }
@@ -561,6 +548,20 @@ struct QTok {
     id: Option<u32>,
     fuzzy: Vec<u32>,
     idf: f64,
+}
+
+/// A question concept in the pool's tokens: per alternative, (tokens, weight, a number of
+/// several parts).
+type QConcept = Vec<(Vec<QTok>, f64, bool)>;
+
+/// A concept's weight in coverage: its first alternative's mean IDF; a number of several parts
+/// identifies one thing, and weighs as its rarest part.
+fn concept_weight(c: &QConcept) -> f64 {
+    match c.first() {
+        Some((toks, _, true)) => toks.iter().map(|t| t.idf).fold(0.0, f64::max),
+        Some((toks, _, false)) if !toks.is_empty() => toks.iter().map(|t| t.idf).sum::<f64>() / toks.len() as f64,
+        _ => 0.0,
+    }
 }
 
 /// How often a passage has a query token, and the weight of that match (1, or `FUZZY_WEIGHT`
@@ -582,18 +583,12 @@ fn tf_of(u: &Unit, q: &QTok) -> (f64, f64) {
 }
 
 /// A passage's BM25 (per concept, its best alternative) and its coverage of the concepts.
-fn unit_match(u: &Unit, qconcepts: &[Vec<(Vec<QTok>, f64, bool)>], avgdl: f64) -> (f64, f64) {
+fn unit_match(u: &Unit, qconcepts: &[QConcept], avgdl: f64) -> (f64, f64) {
     let mut bm25 = 0.0;
     let mut covered = 0.0;
     let mut total = 0.0;
     for c in qconcepts {
-        // A concept weighs its words' mean IDF; a number of several parts identifies one
-        // thing, and weighs as its rarest part.
-        let cw: f64 = if c[0].2 {
-            c[0].0.iter().map(|t| t.idf).fold(0.0, f64::max)
-        } else {
-            c[0].0.iter().map(|t| t.idf).sum::<f64>() / c[0].0.len() as f64
-        };
+        let cw = concept_weight(c);
         total += cw;
         let mut c_best = 0.0f64;
         let mut c_cov = 0.0f64;
@@ -822,18 +817,24 @@ fn into_evidence(
     out
 }
 
-fn round3(x: f64) -> f64 {
+pub(crate) fn round3(x: f64) -> f64 {
     (x * 1000.0).round() / 1000.0
 }
 
-/// How many of the question's concepts `text` covers (for choosing answer sentences).
-pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
+/// The distinct tokens of a text.
+fn token_set(text_: &str) -> FxHashSet<String> {
     let mut toks: FxHashSet<String> = FxHashSet::default();
     text::for_each_token(text_, |t, _, _| {
         if !toks.contains(t) {
             toks.insert(t.to_string());
         }
     });
+    toks
+}
+
+/// How many of the question's concepts `text` covers (for choosing answer sentences).
+pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
+    let toks = token_set(text_);
     analysis
         .concepts
         .iter()
@@ -849,12 +850,7 @@ pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
 /// share of words present, a synonym or translation counting at least
 /// `ALTERNATIVE_COVERAGE_FLOOR` (as coverage counts it; without fuzzy stand-ins).
 pub fn concept_matches(text_: &str, analysis: &Analysis) -> Vec<f64> {
-    let mut toks: FxHashSet<String> = FxHashSet::default();
-    text::for_each_token(text_, |t, _, _| {
-        if !toks.contains(t) {
-            toks.insert(t.to_string());
-        }
-    });
+    let toks = token_set(text_);
     analysis
         .concepts
         .iter()

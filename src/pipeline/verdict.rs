@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use crate::pipeline::dedup::Cluster;
 use crate::pipeline::query::Analysis;
-use crate::pipeline::rank::{self, ConceptWeight};
+use crate::pipeline::rank::{self, ConceptWeight, round3 as r3};
 
 /// What the evidence does for the question.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
@@ -123,24 +123,38 @@ impl Model {
 /// Words the answer names as found nowhere, at most.
 const ABSENT_SHOWN: usize = 5;
 
-/// Rounds for display.
-fn r3(x: f64) -> f64 {
-    (x * 1000.0).round() / 1000.0
+/// The question's tokens with where each is in its normalised text, read once per verdict.
+struct Asked {
+    norm: String,
+    tokens: Vec<(String, usize, usize)>,
 }
+
+impl Asked {
+    fn of(question: &str) -> Asked {
+        let mut tokens = Vec::new();
+        crate::text::for_each_token(question, |t, s, e| tokens.push((t.to_string(), s, e)));
+        Asked {
+            norm: crate::text::normalize(question),
+            tokens,
+        }
+    }
+}
+
+/// A concept counts as matched when a text has at least this share of it (`concept_matches`).
+const MATCHED_AT: f64 = 0.5;
 
 /// A concept's words as the question wrote them (normalised, not stemmed): "submarine" for the
 /// token "submarin"; the tokens themselves when the question does not have them.
-fn as_asked(analysis: &Analysis, tokens: &[String]) -> String {
-    let norm = crate::text::normalize(&analysis.question);
-    let mut spans: Vec<(usize, usize)> = Vec::new();
-    crate::text::for_each_token(&analysis.question, |t, s, e| {
-        if tokens.iter().any(|k| k == t) {
-            spans.push((s, e));
-        }
-    });
+fn as_asked(q: &Asked, tokens: &[String]) -> String {
+    let spans: Vec<(usize, usize)> = q
+        .tokens
+        .iter()
+        .filter(|(t, _, _)| tokens.contains(t))
+        .map(|&(_, s, e)| (s, e))
+        .collect();
     match (spans.first(), spans.last()) {
         (Some(&(s, _)), Some(&(_, e))) if spans.len() == tokens.len() => {
-            norm.get(s..e).map_or_else(|| tokens.join(" "), str::to_string)
+            q.norm.get(s..e).map_or_else(|| tokens.join(" "), str::to_string)
         }
         _ => tokens.join(" "),
     }
@@ -148,7 +162,7 @@ fn as_asked(analysis: &Analysis, tokens: &[String]) -> String {
 
 /// Whether a question word of a concept no source has comes directly before a word of a concept
 /// the evidence matches (`matches`, per concept): a modifier naming which one is meant.
-fn absent_modifier(analysis: &Analysis, weights: &[ConceptWeight], matches: &[f64]) -> bool {
+fn absent_modifier(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight], matches: &[f64]) -> bool {
     let concept_of = |t: &str| {
         analysis.concepts.iter().position(|c| {
             c.alternatives
@@ -156,20 +170,19 @@ fn absent_modifier(analysis: &Analysis, weights: &[ConceptWeight], matches: &[f6
                 .is_some_and(|(alt, _)| alt.iter().any(|k| k == t))
         })
     };
-    let norm = crate::text::normalize(&analysis.question);
-    let mut order: Vec<(Option<usize>, usize, usize)> = Vec::new();
-    crate::text::for_each_token(&analysis.question, |t, s, e| order.push((concept_of(t), s, e)));
+    let order: Vec<(Option<usize>, usize, usize)> = q.tokens.iter().map(|(t, s, e)| (concept_of(t), *s, *e)).collect();
     // Directly: nothing but a space or a hyphen between them ("Mars office", "火星オフィス"),
     // not "the steps of our incident process".
     let direct = |end: usize, start: usize| {
-        norm.get(end..start)
+        q.norm
+            .get(end..start)
             .is_some_and(|gap| gap.chars().all(|c| c == ' ' || c == '-') && gap.chars().count() <= 1)
     };
     order.windows(2).any(|w| match (w[0], w[1]) {
         ((Some(a), _, end), (Some(b), start, _)) if a != b && direct(end, start) => {
             weights.get(a).is_some_and(|x| !x.in_pool)
                 && weights.get(b).is_some_and(|x| x.in_pool)
-                && matches.get(b).is_some_and(|m| *m >= 0.5)
+                && matches.get(b).is_some_and(|m| *m >= MATCHED_AT)
         }
         _ => false,
     })
@@ -185,6 +198,7 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
     };
     let rep = top.rep();
     let matches = rank::concept_matches(rep.passage_text(), analysis);
+    let asked = Asked::of(&analysis.question);
     let total: f64 = weights.iter().map(|w| w.weight).sum();
     let known_total: f64 = weights.iter().filter(|w| w.in_pool).map(|w| w.weight).sum();
     let missing = if total > 0.0 { 1.0 - known_total / total } else { 0.0 };
@@ -199,11 +213,11 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
     let mut known: Vec<f64> = weights.iter().filter(|w| w.in_pool).map(|w| w.weight).collect();
     known.sort_by(f64::total_cmp);
     let median = known.get(known.len() / 2).copied().unwrap_or(0.0);
-    let matched = matches.iter().filter(|m| **m >= 0.5).count();
+    let matched = matches.iter().filter(|m| **m >= MATCHED_AT).count();
     let matched_rare = weights
         .iter()
         .zip(&matches)
-        .filter(|(w, m)| w.in_pool && **m >= 0.5 && w.weight >= median)
+        .filter(|(w, m)| w.in_pool && **m >= MATCHED_AT && w.weight >= median)
         .count();
     let below = clusters.get(4).or(clusters.get(1..).and_then(<[Cluster]>::last));
     let margin = match below.map(Cluster::score) {
@@ -214,7 +228,7 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
         .iter()
         .zip(&analysis.concepts)
         .filter(|(w, _)| !w.in_pool)
-        .filter_map(|(_, c)| c.alternatives.first().map(|(alt, _)| as_asked(analysis, alt)))
+        .filter_map(|(_, c)| c.alternatives.first().map(|(alt, _)| as_asked(&asked, alt)))
         .take(ABSENT_SHOWN)
         .collect();
     let mut v = Verdict {
@@ -232,7 +246,7 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
     };
     let p = MODEL.probability(&v);
     v.probability = r3(p);
-    v.absent_modifier = absent_modifier(analysis, weights, &matches);
+    v.absent_modifier = absent_modifier(analysis, &asked, weights, &matches);
     let said = format!(
         "the best evidence covers {:.0}% of the question ({:.0}% of what the sources hold on it), \
          matches {matched} of its {} terms and scores {margin:.1} times the fifth best",
