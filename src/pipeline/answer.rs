@@ -15,6 +15,7 @@ use crate::pipeline::conflict::{self, Disagreement};
 use crate::pipeline::dedup::{self, Cluster};
 use crate::pipeline::intent::Classified;
 use crate::pipeline::query::Analysis;
+use crate::pipeline::query::AnswerType;
 use crate::pipeline::rank::{self, Explain, RankContext};
 use crate::pipeline::verdict::{self, Outcome, Verdict};
 use crate::sources::{SourceOutcome, SourceStatus};
@@ -97,6 +98,10 @@ pub struct AskResponse {
     /// extension of the contract).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub verdict: Option<Verdict>,
+    /// The kind of answer the question asks for, read from its grammar, and the words that
+    /// said so (an extension of the contract).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer_type: Option<crate::pipeline::query::Typed>,
     /// How the question was read: each term the ranking looks for, with the synonyms and
     /// translations that also count for it (shown by `--explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -121,6 +126,9 @@ pub use crate::pipeline::verdict::ANSWER_COVERAGE;
 pub const DEDUP_POOL: usize = 1_000;
 /// Citations listed at most.
 pub const MAX_CITATIONS: usize = 10;
+/// The lead's statement is cut to this many characters; a list answer's to `LIST_CHARS`.
+const LEAD_CHARS: usize = 320;
+const LIST_CHARS: usize = 700;
 /// Citations named for one side of a disagreement: its best-ranked evidence (the rest is
 /// listed under the sources).
 pub const POSITION_CITATIONS: usize = 2;
@@ -252,6 +260,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         time_window: input.analysis.time_note.clone(),
         not_found: !found,
         verdict: Some(verdict),
+        answer_type: input.analysis.answer_type.clone(),
         prose_end,
         terms: input
             .analysis
@@ -333,7 +342,12 @@ fn property(h: &crate::hit::Hit, key: &str, prefix: &str) -> String {
 
 fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim) -> String {
     let rep = c.rep();
-    let sentence = text::truncate_chars(&claim.statement, 320);
+    let wants_list = input
+        .analysis
+        .answer_type
+        .as_ref()
+        .is_some_and(|t| matches!(t.kind, AnswerType::List | AnswerType::Procedure));
+    let sentence = text::truncate_chars(&claim.statement, if wants_list { LIST_CHARS } else { LEAD_CHARS });
     let h = &rep.hit;
     let intent = &input.analysis.intent;
     if intent.intent == Intent::Person || intent.secondary.contains(&Intent::Person) {
@@ -752,6 +766,10 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
         r.intent.intent
     ));
     if explain {
+        match &r.answer_type {
+            Some(t) => out.push_str(&format!("\n**Answer type**: {} ({})\n", t.kind, t.because)),
+            None => out.push_str("\n**Answer type**: none (the question has no question shape)\n"),
+        }
         if let Some(v) = &r.verdict {
             let outcome = match v.outcome {
                 Outcome::Answered => "answered",

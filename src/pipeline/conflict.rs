@@ -4,7 +4,7 @@
 
 use crate::config::policy::Lexicon;
 use crate::pipeline::dedup::Cluster;
-use crate::pipeline::query::Analysis;
+use crate::pipeline::query::{Analysis, AnswerType};
 use crate::pipeline::rank::Evidence;
 use crate::text;
 use crate::text::values::{self, ValueKind};
@@ -130,6 +130,86 @@ fn holds(sent: &str, focus: Option<ValueKind>) -> bool {
     focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k))
 }
 
+/// A list answer gives at most this many items.
+const LIST_ITEMS: usize = 10;
+/// Each item of a list answer is cut to this many characters.
+const ITEM_CHARS: usize = 160;
+
+/// Whether a line is an item of a list: a bullet ("- ", "* ", "• ", "・") or a numbered line
+/// ("1. ", "2) ", "(3) ", "①").
+fn list_item(line: &str) -> bool {
+    let t = line.trim_start();
+    if ["- ", "* ", "+ ", "• ", "・", "- [ ] ", "- [x] "]
+        .iter()
+        .any(|b| t.starts_with(b))
+    {
+        return true;
+    }
+    if t.starts_with(|c: char| ('\u{2460}'..='\u{2473}').contains(&c)) {
+        return true;
+    }
+    let t = t.strip_prefix('(').unwrap_or(t);
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    let mut rest = t[digits..].chars();
+    digits > 0
+        && digits <= 3
+        && rest.next().is_some_and(|c| matches!(c, '.' | ')' | '）'))
+        && rest.next().is_some_and(|c| c.is_whitespace() || !c.is_ascii())
+}
+
+/// The items of the list that the line at `at` (a byte offset of `text`) belongs to, or that
+/// follows it when that line introduces one ("Acceptance criteria:"), with the introducing line
+/// if there is one; `None` unless there are two items or more.
+fn list_block(text: &str, at: usize) -> Option<(Option<String>, Vec<String>)> {
+    let mut lines: Vec<&str> = Vec::new();
+    let mut here = 0;
+    let mut offset = 0;
+    for line in text.split('\n') {
+        if offset <= at && at <= offset + line.len() {
+            here = lines.len();
+        }
+        offset += line.len() + 1;
+        lines.push(line);
+    }
+    let line = lines.get(here)?;
+    let (first, intro) = if list_item(line) {
+        let mut k = here;
+        while k > 0 && list_item(lines[k - 1]) {
+            k -= 1;
+        }
+        let intro = k
+            .checked_sub(1)
+            .map(|p| lines[p].trim())
+            .filter(|p| p.ends_with([':', '：']));
+        (k, intro)
+    } else if line.trim_end().ends_with([':', '：']) {
+        (here + 1, Some(line.trim()))
+    } else {
+        return None;
+    };
+    let items: Vec<String> = lines[first.min(lines.len())..]
+        .iter()
+        .take_while(|l| list_item(l))
+        .map(|l| text::truncate_chars(&clean_sentence(strip_number(l)), ITEM_CHARS))
+        .filter(|l| !l.is_empty())
+        .take(LIST_ITEMS)
+        .collect();
+    (items.len() >= 2).then(|| (intro.map(clean_sentence), items))
+}
+
+/// A list item without its number ("2) Book the room" → "Book the room").
+fn strip_number(line: &str) -> &str {
+    let t = line.trim_start();
+    let u = t.strip_prefix('(').unwrap_or(t);
+    let digits = u.chars().take_while(char::is_ascii_digit).count();
+    if digits > 0 && u[digits..].starts_with(['.', ')', '）']) {
+        let rest = &u[digits..];
+        let c = rest.chars().next().map_or(0, char::len_utf8);
+        return rest[c..].trim_start();
+    }
+    t
+}
+
 /// `best_sentence`, with its passage.
 pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> Chosen {
     let text = &e.hit.text;
@@ -181,6 +261,31 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
     let mut out = sents[i].0.clone();
     let mut claiming = out.clone();
     let mut last = i;
+    // A question for several items ("what are the steps", "how do I …") is answered by the
+    // list the chosen line is in or introduces, item by item.
+    let wants_list = analysis
+        .answer_type
+        .as_ref()
+        .is_some_and(|t| matches!(t.kind, AnswerType::List | AnswerType::Procedure));
+    if wants_list
+        && key.0
+        && let Some((intro, items)) = list_block(text, from + sents[i].2)
+    {
+        let listed = items.join("; ");
+        out = match intro {
+            Some(intro) => format!("{intro} {listed}"),
+            None => listed,
+        };
+        let passage = match sections[i].is_empty() {
+            true => out.clone(),
+            false => format!("{} … {out}", sections[i]),
+        };
+        return Chosen {
+            sentence: out,
+            passage: text::truncate_chars(&passage, PASSAGE_CHARS),
+            claiming,
+        };
+    }
     // The next sentence joins when it says more about the question ("... kickoff is Sept 29.
     // I'm the point of contact."), states the value asked for when this one does not, or when
     // this one withdraws something: what replaces it usually follows ("we are walking back the
@@ -481,5 +586,60 @@ mod tests {
         )
         .unwrap();
         assert_eq!(v.canonical, "usd45");
+    }
+
+    #[test]
+    fn a_list_question_gets_the_items_of_the_list_it_lands_in() {
+        let doc = "# Release checklist\n\nBefore a release:\n1. Freeze the branch.\n2) Run the smoke tests.\n\
+                   3. Tell support.\n\nAfter it, watch the dashboards.";
+        let at = doc.find("Run the smoke").unwrap();
+        let (intro, items) = list_block(doc, at).unwrap();
+        assert_eq!(intro.as_deref(), Some("Before a release:"));
+        assert_eq!(items, ["Freeze the branch.", "Run the smoke tests.", "Tell support."]);
+        // The line that introduces the list answers with it.
+        assert_eq!(list_block(doc, doc.find("Before").unwrap()).unwrap().1.len(), 3);
+        // Prose is not a list; neither is a lone bullet, a version or a decimal.
+        assert!(list_block(doc, doc.find("watch").unwrap()).is_none());
+        assert!(list_block("- only one\nthen prose", 2).is_none());
+        assert!(!list_item("1.5 hours of downtime"));
+        assert!(list_item("・棚卸し") && list_item("① 申請する") && list_item("2） 申請する"));
+    }
+
+    #[test]
+    fn choose_sentence_lists_the_items_only_when_the_question_asks_for_several() {
+        use crate::hit::{EvidenceKind, Hit};
+        let doc = "Onboarding\n\nIn the first week:\n- Get a laptop from IT.\n- Pair with your buddy on a bug.\n\
+                   - Read the security policy.\n";
+        let h = Hit::new("notion", "0000000000000000000000000000000a", EvidenceKind::Page, doc);
+        let e = Evidence {
+            passage: (0, doc.len()),
+            keyword: 1.0,
+            freshness: 1.0,
+            authority: 0.5,
+            completeness: 0.5,
+            coverage: 1.0,
+            score: 1.0,
+            why: crate::pipeline::rank::Why {
+                weights: crate::config::policy::Weights::uniform(),
+                source_weight: 1.0,
+                auth_note: None,
+                age_days: None,
+                intent: crate::config::policy::Intent::Factual,
+                gate: 1.0,
+            },
+            hit: h,
+        };
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let mut a = crate::pipeline::query::analyze("What are the tasks in the first week?", now, &lexicon);
+        a.question = "What are the tasks in the first week?".into();
+        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(&a.question), false, false);
+        let chosen = choose_sentence(&e, &a, &lexicon, None);
+        assert_eq!(
+            chosen.sentence,
+            "In the first week: Get a laptop from IT.; Pair with your buddy on a bug.; Read the security policy."
+        );
+        a.answer_type = None;
+        assert_eq!(choose_sentence(&e, &a, &lexicon, None).sentence, "In the first week:");
     }
 }

@@ -11,10 +11,12 @@ use crate::pipeline::intent::{self, Classified};
 use crate::text;
 use crate::text::values::ValueKind;
 
+mod answer_type;
 mod expand;
 mod time;
 mod words;
 
+pub use answer_type::{AnswerType, Typed, answer_type};
 pub use expand::expand;
 use expand::split_compounds;
 use time::find_time;
@@ -47,6 +49,9 @@ pub struct Analysis {
     /// The kind of value the question asks for ("how long", "いくら", "when"), if one.
     #[serde(skip)]
     pub focus: Option<ValueKind>,
+    /// The kind of answer the question asks for (`answer_type`), with the words that said so.
+    #[serde(skip)]
+    pub answer_type: Option<Typed>,
     /// Content words as written (for the sources' own search engines).
     pub keywords: Vec<String>,
     /// Synonyms and translations of the keywords (from `lexicon.yaml`).
@@ -245,6 +250,17 @@ pub fn analyze_question(
     let mut a = read(question, &normalized, Some(classified.intent), now, lexicon);
     a.lang = language(question);
     a.focus = focus(&normalized, classified.intent);
+    a.answer_type = answer_type(&normalized, a.tool_question, classified.intent == Intent::Document);
+    if a.focus.is_none() {
+        // The grammar names a value where no cue did ("what day", "何日間"). Not a count: nearly
+        // every sentence holds some number, so "a number" would not tell evidence apart.
+        a.focus = a.answer_type.as_ref().and_then(|t| match t.kind {
+            AnswerType::Date => Some(ValueKind::Date),
+            AnswerType::Duration => Some(ValueKind::Duration),
+            AnswerType::Percent => Some(ValueKind::Percent),
+            _ => None,
+        });
+    }
     a.intent = classified;
     a.question = question.to_string();
     a.normalized = normalized;

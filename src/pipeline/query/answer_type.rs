@@ -1,0 +1,549 @@
+//! What kind of answer a question asks for, read from the grammar of questions only: the
+//! interrogative that opens the main clause (English) or the 疑問詞 and the counter after 何
+//! (Japanese), the word after "how", a plural head noun after "what" or "which", an opening
+//! auxiliary verb, a closing 「か」 with no 疑問詞. Closed word classes (interrogatives,
+//! auxiliaries, determiners, prepositions, calendar and time-unit words, counters), nothing taken
+//! from a golden question; what a noun means is left to the intent and to the evidence.
+
+use serde::Serialize;
+
+/// The kind of answer a question asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum AnswerType {
+    /// A person: "who", "whose", 「誰」.
+    Person,
+    /// A date or a point in time: "when", "what day", 「いつ」, 「何日に」.
+    Date,
+    /// A period or a frequency: "how long", "how often", 「何日間」, 「何時間」.
+    Duration,
+    /// An amount or a measure: "how much", "how big", 「いくら」, 「どのくらい」.
+    Amount,
+    /// A count: "how many", 「何人」, 「何件」, 「いくつ」.
+    Count,
+    /// A share: "what percentage", 「何%」, 「何割」.
+    Percent,
+    /// A place: "where", 「どこ」.
+    Place,
+    /// A document or page (a "where" or "which" question of the document intent).
+    Document,
+    /// A tool, command or integration.
+    Tool,
+    /// Yes or no: an opening auxiliary verb, 「…ますか」 with no 疑問詞.
+    YesNo,
+    /// A reason: "why", 「なぜ」, 「どうして」.
+    Reason,
+    /// A way of doing something: "how do I …", 「どうやって」, 「どのように」.
+    Procedure,
+    /// Several items: a plural head noun after "what are" or "which", "list", 「一覧」.
+    List,
+    /// What something is, what state it is in or what was decided: "what is …", "what did …",
+    /// 「何」, 「…は？」.
+    Definition,
+}
+
+impl AnswerType {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AnswerType::Person => "person",
+            AnswerType::Date => "date",
+            AnswerType::Duration => "duration",
+            AnswerType::Amount => "amount",
+            AnswerType::Count => "count",
+            AnswerType::Percent => "percent",
+            AnswerType::Place => "place",
+            AnswerType::Document => "document",
+            AnswerType::Tool => "tool",
+            AnswerType::YesNo => "yes_no",
+            AnswerType::Reason => "reason",
+            AnswerType::Procedure => "procedure",
+            AnswerType::List => "list",
+            AnswerType::Definition => "definition",
+        }
+    }
+}
+
+impl std::fmt::Display for AnswerType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// An answer type and the words of the question that gave it (for `--explain`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, schemars::JsonSchema)]
+pub struct Typed {
+    pub kind: AnswerType,
+    pub because: String,
+}
+
+fn typed(kind: AnswerType, because: impl Into<String>) -> Option<Typed> {
+    Some(Typed {
+        kind,
+        because: because.into(),
+    })
+}
+
+/// English interrogative words.
+const WH: &[&str] = &["who", "whom", "whose", "when", "where", "why", "what", "which", "how"];
+/// Auxiliary and modal verbs: one that opens a question makes it a yes/no question.
+const AUXILIARIES: &[&str] = &[
+    "am", "is", "are", "was", "were", "do", "does", "did", "has", "have", "had", "can", "could", "will", "would",
+    "shall", "should", "may", "might", "must",
+];
+/// Words that close a noun phrase after "what" or "which": determiners, pronouns,
+/// prepositions, conjunctions, auxiliaries.
+const FUNCTION: &[&str] = &[
+    "the",
+    "a",
+    "an",
+    "this",
+    "that",
+    "these",
+    "those",
+    "our",
+    "my",
+    "your",
+    "their",
+    "its",
+    "his",
+    "her",
+    "we",
+    "i",
+    "you",
+    "they",
+    "it",
+    "he",
+    "she",
+    "of",
+    "for",
+    "in",
+    "on",
+    "at",
+    "to",
+    "from",
+    "by",
+    "with",
+    "about",
+    "and",
+    "or",
+    "but",
+    "if",
+    "than",
+    "as",
+    "into",
+    "over",
+    "under",
+    "after",
+    "before",
+    "since",
+    "until",
+    "during",
+    "between",
+    "there",
+    "not",
+    "still",
+    "currently",
+    "now",
+    "actually",
+    "exactly",
+    "really",
+];
+/// Determiners and possessives that may open the noun phrase after "what are".
+const DETERMINERS: &[&str] = &[
+    "the", "a", "an", "this", "that", "these", "those", "our", "my", "your", "their", "its", "his", "her", "all",
+    "any", "some",
+];
+/// Calendar words: "what day", "which year" ask for a date.
+const CALENDAR: &[&str] = &[
+    "date", "day", "time", "year", "month", "week", "weekday", "quarter", "hour",
+];
+/// Units of time: "how many days", "how much time" ask for a period.
+const TIME_UNITS: &[&str] = &[
+    "second", "seconds", "minute", "minutes", "hour", "hours", "day", "days", "week", "weeks", "month", "months",
+    "year", "years", "time", "quarters", "sprints",
+];
+/// Words that name the answer's shape as a list.
+const LIST_WORDS: &[&str] = &["list", "enumerate", "一覧", "リスト", "列挙", "挙げて"];
+/// Verbs that take a question as their object ("can you tell me who …", "do you know when …").
+const ASKING_VERBS: &[&str] = &[
+    "tell", "know", "show", "say", "explain", "remember", "recall", "find", "check", "see", "confirm",
+];
+
+/// Words of an English question (`text::normalize`d), contractions opened ("what's" → "what
+/// is").
+fn english_words(q: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for w in q
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+    {
+        let w = w.replace('’', "'");
+        match w.split_once('\'') {
+            Some((head, "s")) if WH.contains(&head) || head == "it" || head == "that" => {
+                out.push(head.to_string());
+                out.push("is".to_string());
+            }
+            Some((head, "re")) => {
+                out.push(head.to_string());
+                out.push("are".to_string());
+            }
+            Some((head, "s")) => out.push(head.to_string()),
+            _ => out.push(w),
+        }
+    }
+    out
+}
+
+/// A plural English noun by its ending ("steps", "criteria" is not seen; "status" is not one).
+fn plural(w: &str) -> bool {
+    w.len() > 3
+        && w.is_ascii()
+        && w.ends_with('s')
+        && !w.ends_with("ss")
+        && !w.ends_with("us")
+        && !w.ends_with("is")
+        && !w.ends_with("ics")
+}
+
+/// The noun phrase after position `i` (up to four words that are not function words), and
+/// where it ends.
+fn noun_phrase(words: &[String], mut i: usize) -> (Vec<&str>, usize) {
+    let mut np = Vec::new();
+    while let Some(w) = words.get(i) {
+        if np.len() == 4
+            || FUNCTION.contains(&w.as_str())
+            || AUXILIARIES.contains(&w.as_str())
+            || WH.contains(&w.as_str())
+        {
+            break;
+        }
+        np.push(w.as_str());
+        i += 1;
+    }
+    (np, i)
+}
+
+/// The type an English question asks for, from the interrogative that opens its main clause.
+fn english(q: &str) -> Option<Typed> {
+    let words = english_words(q);
+    let first = words.first()?.as_str();
+    let lists = words.iter().any(|w| LIST_WORDS.contains(&w.as_str()));
+    // "Can you tell me who …", "do you know when …": the question is the embedded one.
+    let asking = |i: usize| words.get(i).is_some_and(|w| ASKING_VERBS.contains(&w.as_str()));
+    let embedded = (1..words.len()).find(|&i| {
+        WH.contains(&words[i].as_str())
+            && (asking(i - 1) || (i >= 2 && matches!(words[i - 1].as_str(), "me" | "us") && asking(i - 2)))
+    });
+    if AUXILIARIES.contains(&first) && embedded.is_none() {
+        return typed(
+            AnswerType::YesNo,
+            format!("opens with the auxiliary \u{201c}{first}\u{201d}"),
+        );
+    }
+    // The main clause's interrogative is the first one: a later "when" or "who" opens a
+    // subordinate or relative clause ("what did we decide when …", "the person who …").
+    let at = embedded.or_else(|| words.iter().position(|w| WH.contains(&w.as_str())));
+    let Some(at) = at else {
+        return if lists {
+            typed(AnswerType::List, "asks for a list")
+        } else {
+            None
+        };
+    };
+    let wh = words[at].as_str();
+    let next = words.get(at + 1).map_or("", String::as_str);
+    let quote = |s: &str| format!("\u{201c}{s}\u{201d}");
+    match wh {
+        "who" | "whom" | "whose" => typed(AnswerType::Person, quote(wh)),
+        "when" => typed(AnswerType::Date, quote(wh)),
+        "where" => typed(AnswerType::Place, quote(wh)),
+        "why" => typed(AnswerType::Reason, quote(wh)),
+        "how" => match next {
+            "much" => {
+                let unit = words.get(at + 2).map_or("", String::as_str);
+                if TIME_UNITS.contains(&unit) {
+                    typed(AnswerType::Duration, quote(&format!("how much {unit}")))
+                } else {
+                    typed(AnswerType::Amount, quote("how much"))
+                }
+            }
+            "many" => {
+                let unit = words.get(at + 2).map_or("", String::as_str);
+                if TIME_UNITS.contains(&unit) {
+                    typed(AnswerType::Duration, quote(&format!("how many {unit}")))
+                } else {
+                    typed(AnswerType::Count, quote("how many"))
+                }
+            }
+            "long" | "often" | "soon" | "frequently" => typed(AnswerType::Duration, quote(&format!("how {next}"))),
+            _ if AUXILIARIES.contains(&next) => {
+                // "How do I …", "how should we …" ask a way; "how is …", "how did … go" a state.
+                let subject = words.get(at + 2).map_or("", String::as_str);
+                if matches!(next, "do" | "can" | "could" | "should" | "would" | "shall" | "must")
+                    && matches!(subject, "i" | "we" | "you" | "one" | "they")
+                {
+                    typed(AnswerType::Procedure, quote(&format!("how {next} {subject}")))
+                } else {
+                    typed(AnswerType::Definition, quote(&format!("how {next}")))
+                }
+            }
+            "to" => typed(AnswerType::Procedure, quote("how to")),
+            "" => None,
+            // "How big", "how far", "how old": a measure.
+            adj => typed(AnswerType::Amount, quote(&format!("how {adj}"))),
+        },
+        _ => {
+            // "what" or "which": the noun phrase that follows, directly ("which documents …") or
+            // after a form of "be" and a determiner ("what are the requirements …").
+            let mut i = at + 1;
+            let mut be = "";
+            if matches!(next, "is" | "are" | "was" | "were") {
+                be = next;
+                i += 1;
+                if words.get(i).is_some_and(|w| DETERMINERS.contains(&w.as_str())) {
+                    i += 1;
+                } else {
+                    // "what is it", "what are we doing": no noun phrase after "be".
+                    return if lists {
+                        typed(AnswerType::List, "asks for a list")
+                    } else {
+                        typed(AnswerType::Definition, quote(&format!("{wh} {be}")))
+                    };
+                }
+            }
+            let (np, end) = noun_phrase(&words, i);
+            let head = np.last().copied().unwrap_or("");
+            // "what day", "which year": the first word of the phrase names the calendar.
+            if be.is_empty() && np.first().is_some_and(|w| CALENDAR.contains(w)) {
+                return typed(AnswerType::Date, quote(&format!("{wh} {}", np[0])));
+            }
+            if be.is_empty()
+                && np
+                    .first()
+                    .is_some_and(|w| matches!(*w, "percentage" | "percent" | "share"))
+            {
+                return typed(AnswerType::Percent, quote(&format!("{wh} {}", np[0])));
+            }
+            // A plural head is several items, when the verb agrees with it ("what are the
+            // steps", "which teams are", "which documents do we need").
+            let agrees = matches!(be, "are" | "were")
+                || (be.is_empty()
+                    && words.get(end).is_some_and(|w| {
+                        matches!(w.as_str(), "are" | "were" | "do" | "did" | "have" | "need" | "must")
+                    }));
+            if lists || (plural(head) && agrees) {
+                let why = if lists {
+                    "asks for a list".to_string()
+                } else {
+                    format!("plural \u{201c}{head}\u{201d}")
+                };
+                return typed(AnswerType::List, why);
+            }
+            typed(AnswerType::Definition, quote(wh))
+        }
+    }
+}
+
+/// 疑問詞 and what each asks for, in the order they are tried.
+const JA_WH: &[(&str, AnswerType)] = &[
+    ("誰", AnswerType::Person),
+    ("だれ", AnswerType::Person),
+    ("どなた", AnswerType::Person),
+    ("いつ", AnswerType::Date),
+    ("どこ", AnswerType::Place),
+    ("なぜ", AnswerType::Reason),
+    ("何故", AnswerType::Reason),
+    ("どうして", AnswerType::Reason),
+    ("なんで", AnswerType::Reason),
+    ("いくら", AnswerType::Amount),
+    ("いくつ", AnswerType::Count),
+    ("どのくらい", AnswerType::Amount),
+    ("どれくらい", AnswerType::Amount),
+    ("どれほど", AnswerType::Amount),
+    ("どうやって", AnswerType::Procedure),
+    ("どのように", AnswerType::Procedure),
+    ("どうすれば", AnswerType::Procedure),
+    ("どうしたら", AnswerType::Procedure),
+];
+/// Counters after 何 and what they count: time counters of a period first ("何日間" before
+/// "何日").
+const JA_COUNTERS: &[(&str, AnswerType)] = &[
+    ("日間", AnswerType::Duration),
+    ("時間", AnswerType::Duration),
+    ("週間", AnswerType::Duration),
+    ("か月", AnswerType::Duration),
+    ("ヶ月", AnswerType::Duration),
+    ("カ月", AnswerType::Duration),
+    ("年間", AnswerType::Duration),
+    ("分", AnswerType::Duration),
+    ("秒", AnswerType::Duration),
+    ("日ごと", AnswerType::Duration),
+    ("日以内", AnswerType::Duration),
+    ("曜日", AnswerType::Date),
+    ("月", AnswerType::Date),
+    ("日", AnswerType::Date),
+    ("時", AnswerType::Date),
+    ("年", AnswerType::Date),
+    ("%", AnswerType::Percent),
+    ("パーセント", AnswerType::Percent),
+    ("割", AnswerType::Percent),
+    ("円", AnswerType::Amount),
+    ("ドル", AnswerType::Amount),
+    ("人", AnswerType::Count),
+    ("名", AnswerType::Count),
+    ("件", AnswerType::Count),
+    ("個", AnswerType::Count),
+    ("回", AnswerType::Count),
+    ("度", AnswerType::Count),
+    ("社", AnswerType::Count),
+    ("台", AnswerType::Count),
+    ("本", AnswerType::Count),
+    ("枚", AnswerType::Count),
+    ("冊", AnswerType::Count),
+    ("つ", AnswerType::Count),
+    ("点", AnswerType::Count),
+];
+/// 疑問詞 of an open question ("何", "どう", "どの"): with none of them, a question that ends in
+/// 「か」 asks yes or no.
+const JA_OPEN: &[&str] = &[
+    "何",
+    "なに",
+    "なん",
+    "どう",
+    "どの",
+    "どれ",
+    "どんな",
+    "どちら",
+    "どっち",
+];
+
+/// The type a Japanese question asks for, from its 疑問詞.
+fn japanese(q: &str) -> Option<Typed> {
+    let quote = |s: &str| format!("\u{300c}{s}\u{300d}");
+    // 何 with a counter: "何人" a count, "何日間" a period, "何日" a date.
+    for (i, _) in q.match_indices('何') {
+        let after = &q[i + '何'.len_utf8()..];
+        let after = after.trim_start();
+        if let Some((counter, kind)) = JA_COUNTERS.iter().find(|(c, _)| after.starts_with(c)) {
+            return typed(*kind, quote(&format!("何{counter}")));
+        }
+    }
+    let first = JA_WH
+        .iter()
+        .filter_map(|(w, kind)| q.find(w).map(|at| (at, *w, *kind)))
+        .min_by_key(|(at, _, _)| *at);
+    if let Some((_, w, kind)) = first {
+        return typed(kind, quote(w));
+    }
+    if LIST_WORDS.iter().any(|w| q.contains(w)) {
+        return typed(AnswerType::List, "asks for a list");
+    }
+    let end = q.trim_end_matches(['?', '。', '.', '!', ' ']);
+    if let Some(w) = JA_OPEN.iter().find(|w| q.contains(**w)) {
+        return typed(AnswerType::Definition, quote(w));
+    }
+    // "…ましたか", "…ですか" with no 疑問詞: yes or no. "Xは？" asks what X is.
+    if end.ends_with('か') {
+        return typed(AnswerType::YesNo, "ends in \u{300c}か\u{300d} with no 疑問詞");
+    }
+    if end.ends_with('は') {
+        return typed(AnswerType::Definition, "\u{300c}…は？\u{300d}");
+    }
+    None
+}
+
+/// The kind of answer `q` (`text::normalize`d) asks for, and why; `tool` when the question asks
+/// which tool does something, `document` when its intent is the document one (a "where" or
+/// "which" question then asks for the document). `None` for a request with no question shape
+/// ("tell me about the launch").
+pub fn answer_type(q: &str, tool: bool, document: bool) -> Option<Typed> {
+    if tool {
+        return typed(AnswerType::Tool, "asks which tool");
+    }
+    let t = if crate::text::is_japanese(q) {
+        japanese(q).or_else(|| english(q))
+    } else {
+        english(q)
+    };
+    match t {
+        Some(Typed {
+            kind: AnswerType::Place | AnswerType::Definition,
+            because,
+        }) if document => typed(AnswerType::Document, format!("{because}, of a document")),
+        t => t,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::text::normalize;
+
+    fn of(q: &str) -> Option<AnswerType> {
+        answer_type(&normalize(q), false, false).map(|t| t.kind)
+    }
+
+    #[test]
+    fn the_main_clause_interrogative_gives_the_type() {
+        use AnswerType::*;
+        // Sentences written for this test, one per grammatical shape, none from a golden set.
+        for (q, t) in [
+            ("Who signed the lease for the Lyon depot?", Person),
+            ("Whose laptop was left in room 4?", Person),
+            ("When does the pottery class start?", Date),
+            ("What did the board conclude when the audit came back?", Definition),
+            ("Is the engineer who wrote the parser still here?", YesNo),
+            ("Can you tell me who approved the refund?", Person),
+            ("How long is the warranty on the kilns?", Duration),
+            ("How many days of leave carry over?", Duration),
+            ("How many kilns do we own?", Count),
+            ("How much did the new glaze cost?", Amount),
+            ("How big is the storage room?", Amount),
+            ("How do I book the meeting room?", Procedure),
+            ("How did the trade fair go?", Definition),
+            ("Where is the spare key kept?", Place),
+            ("Why did the supplier raise prices?", Reason),
+            ("What are the steps to reset a kiln controller?", List),
+            ("Which forms do new volunteers need?", List),
+            ("What is the wifi password policy?", Definition),
+            ("What's the plan for the spring market?", Definition),
+            ("What day is the stock count?", Date),
+            ("What percentage of orders ship late?", Percent),
+            ("Did the bakery sign the new contract?", YesNo),
+            ("Please list the open orders", List),
+            ("倉庫の鍵を管理しているのは誰ですか", Person),
+            ("次の棚卸しはいつ？", Date),
+            ("研修は何日間ですか", Duration),
+            ("説明会は何日に開かれますか", Date),
+            ("参加者は何人でしたか", Count),
+            ("不良品の割合は何%？", Percent),
+            ("送料はいくら？", Amount),
+            ("なぜ発送が遅れたのですか", Reason),
+            ("会議室はどうやって予約しますか", Procedure),
+            ("展示会はどうなった？", Definition),
+            ("新しい窯はもう届きましたか", YesNo),
+            ("窯の保証期間は？", Definition),
+            ("未処理の注文の一覧を見せて", List),
+        ] {
+            assert_eq!(of(q), Some(t), "{q}");
+        }
+        assert_eq!(of("Tell me about the spring market"), None);
+    }
+
+    #[test]
+    fn tool_and_document_questions_take_their_intents_type() {
+        let q = normalize("Where is the volunteer handbook?");
+        assert_eq!(answer_type(&q, false, true).map(|t| t.kind), Some(AnswerType::Document));
+        assert_eq!(answer_type(&q, true, false).map(|t| t.kind), Some(AnswerType::Tool));
+        // A "who" question of the document intent still asks for a person.
+        let q = normalize("Who wrote the volunteer handbook?");
+        assert_eq!(answer_type(&q, false, true).map(|t| t.kind), Some(AnswerType::Person));
+    }
+
+    #[test]
+    fn hostile_questions_do_not_panic() {
+        for q in ["", "?", "何", "how", "what are", "'s", "何\u{300}日", "which the of"] {
+            let _ = answer_type(&normalize(q), false, false);
+        }
+    }
+}
