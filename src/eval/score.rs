@@ -462,6 +462,7 @@ mod tests {
             score: 0.0,
             explain: Vec::new(),
             properties: Default::default(),
+            candidates: Vec::new(),
         }
     }
 

@@ -45,6 +45,11 @@ pub struct Citation {
     /// Structured properties (a task's status, assignee, due date), when the source gave them.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub properties: BTreeMap<String, String>,
+    /// The sentences considered for the answer, best first, with what each scored on (shown by
+    /// `--explain`; not part of the contract object).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub candidates: Vec<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -111,6 +116,11 @@ pub struct AskResponse {
     #[serde(skip)]
     #[schemars(skip)]
     pub prose_end: usize,
+    /// Why the answer leads with the citation it leads with (`--explain`; not part of the
+    /// contract object).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub lead_reason: String,
 }
 
 impl AskResponse {
@@ -218,7 +228,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     } else {
         None
     };
-    let lead = lead_index(&clusters, &claims, disagreement.as_ref(), focus);
+    let (lead, lead_reason) = lead_index(&clusters, &claims, disagreement.as_ref(), focus);
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if verdict.coverage < ANSWER_COVERAGE && found {
         // Answered because the evidence stands out, not because it repeats the question.
@@ -262,6 +272,11 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         verdict: Some(verdict),
         answer_type: input.analysis.answer_type.clone(),
         prose_end,
+        lead_reason: if found {
+            format!("[{}]: {lead_reason}", lead + 1)
+        } else {
+            String::new()
+        },
         terms: input
             .analysis
             .concepts
@@ -294,6 +309,7 @@ fn citations(clusters: &[Cluster], claims: &[conflict::Claim]) -> Vec<Citation> 
                 score: (c.score() * 1000.0).round() / 1000.0,
                 explain: rep.explain(),
                 properties: rep.hit.properties.clone(),
+                candidates: claims[i].candidates.iter().map(ToString::to_string).collect(),
             }
         })
         .collect()
@@ -436,19 +452,26 @@ fn lead_index(
     claims: &[conflict::Claim],
     d: Option<&Disagreement>,
     focus: Option<crate::text::values::ValueKind>,
-) -> usize {
+) -> (usize, String) {
+    let best = || (0, "the best evidence".to_string());
     let Some(top) = clusters.first().map(Cluster::score) else {
-        return 0;
+        return best();
     };
     if let Some(i) = d.and_then(|d| {
         d.sides
             .iter()
             .find_map(|s| s.clusters.iter().copied().find(|&i| clusters[i].score() >= top * 0.85))
     }) {
-        return i;
+        return (
+            i,
+            "the sources disagree: the newest position whose evidence scores within 85% of the best".into(),
+        );
     }
-    if focus.is_none() || claims[0].value.is_some() {
-        return 0;
+    let Some(kind) = focus else {
+        return best();
+    };
+    if claims[0].value.is_some() {
+        return (0, format!("the best evidence, and it states {}", kind.describe()));
     }
     clusters
         .iter()
@@ -456,7 +479,16 @@ fn lead_index(
         .skip(1)
         .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
         .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && claims[*i].value.is_some())
-        .map_or(0, |(i, _)| i)
+        .map_or_else(best, |(i, _)| {
+            (
+                i,
+                format!(
+                    "it states {} and the best evidence does not, scoring within {:.0}% of it",
+                    kind.describe(),
+                    VALUE_LEAD_REACH * 100.0
+                ),
+            )
+        })
 }
 
 fn write_answer(
@@ -797,11 +829,18 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
                 out.push_str(&format!("- {}\n", t.join(" | ")));
             }
         }
+        if !r.lead_reason.is_empty() {
+            out.push_str(&format!("\n**Lead**: {}\n", r.lead_reason));
+        }
         out.push_str("\n**Scores**\n");
         for c in &r.citations {
             out.push_str(&format!("[{}] {} score {:.3}\n", c.n, c.id, c.score));
             if !c.passage.is_empty() {
                 out.push_str(&format!("    passage: {}\n", c.passage));
+            }
+            for (k, cand) in c.candidates.iter().enumerate() {
+                let mark = if k == 0 { "chosen" } else { "also" };
+                out.push_str(&format!("    {mark:<9} {cand}\n"));
             }
             for e in &c.explain {
                 let note = e.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default();

@@ -120,7 +120,42 @@ pub struct Chosen {
     /// that mentions none of the question's concepts adds words, not a claim ("the rota is
     /// posted. I'm on duty on Dec 29 and Jan 2." claims no holiday dates).
     pub claiming: String,
+    /// The best candidate sentences, best first, each with what it scored on (`--explain`).
+    pub candidates: Vec<Candidate>,
 }
+
+/// A sentence considered for the answer and what it scored on, in the order they count.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Candidate {
+    pub sentence: String,
+    /// The question's concepts it covers (with its section), plus one when it also states
+    /// the value asked for.
+    pub covered: usize,
+    pub withdrawn: bool,
+    pub holds_value: bool,
+    pub in_passage: bool,
+    pub conclusion: bool,
+}
+
+impl std::fmt::Display for Candidate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "covers {}", self.covered)?;
+        for (on, what) in [
+            (self.holds_value, "states the value asked for"),
+            (self.withdrawn, "withdraws"),
+            (self.in_passage, "in the best passage"),
+            (self.conclusion, "reads as a conclusion"),
+        ] {
+            if on {
+                write!(f, ", {what}")?;
+            }
+        }
+        write!(f, ": \u{201c}{}\u{201d}", text::truncate_chars(&self.sentence, 160))
+    }
+}
+
+/// Candidates shown per citation.
+const CANDIDATES_SHOWN: usize = 3;
 
 /// The answering passage is cut to this many characters.
 pub const PASSAGE_CHARS: usize = 600;
@@ -222,6 +257,7 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
             passage: text::truncate_chars(&only, PASSAGE_CHARS),
             claiming: only.clone(),
             sentence: only,
+            candidates: Vec::new(),
         };
     }
     let (p0, p1) = (e.passage.0.saturating_sub(from), e.passage.1.saturating_sub(from));
@@ -229,6 +265,7 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
     // in the passage, reads as a conclusion)
     type Key = (bool, usize, bool, bool, bool, bool);
     let mut best: Option<(Key, usize)> = None;
+    let mut scored: Vec<(Key, usize)> = Vec::new();
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
     // Each statement's open headings, outermost first ("Incident Response › Severity levels").
     let mut sections: Vec<String> = Vec::with_capacity(sents.len());
@@ -254,10 +291,27 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
         if best.as_ref().is_none_or(|(k, _)| key > *k) {
             best = Some((key, i));
         }
+        if !heading {
+            scored.push((key, i));
+        }
     }
     let Some((key, i)) = best else {
         return Chosen::default();
     };
+    // Stable: among equal keys the earliest, as for the chosen one.
+    scored.sort_by_key(|s| std::cmp::Reverse(s.0));
+    let candidates: Vec<Candidate> = scored
+        .iter()
+        .take(CANDIDATES_SHOWN)
+        .map(|(k, j)| Candidate {
+            sentence: sents[*j].0.clone(),
+            covered: k.1,
+            withdrawn: !k.2,
+            holds_value: k.3,
+            in_passage: k.4,
+            conclusion: k.5,
+        })
+        .collect();
     let mut out = sents[i].0.clone();
     let mut claiming = out.clone();
     let mut last = i;
@@ -284,6 +338,7 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
             sentence: out,
             passage: text::truncate_chars(&passage, PASSAGE_CHARS),
             claiming,
+            candidates,
         };
     }
     // The next sentence joins when it says more about the question ("... kickoff is Sept 29.
@@ -326,6 +381,7 @@ pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, foc
         sentence: out,
         passage,
         claiming,
+        candidates,
     }
 }
 
@@ -338,6 +394,8 @@ pub struct Claim {
     pub statement: String,
     /// The passage around the statement (`Chosen::passage`).
     pub passage: String,
+    /// The sentences considered, best first (`Chosen::candidates`).
+    pub candidates: Vec<Candidate>,
     pub standing: String,
     pub value: Option<values::Value>,
     pub date: Option<chrono::DateTime<chrono::Utc>>,
@@ -352,6 +410,7 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> V
                 sentence: statement,
                 passage,
                 claiming,
+                candidates,
             } = choose_sentence(c.rep(), analysis, lexicon, analysis.focus);
             let standing = standing(&statement);
             Claim {
@@ -359,6 +418,7 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> V
                     .focus
                     .and_then(|k| claimed_value(&self::standing(&claiming), k)),
                 passage,
+                candidates,
                 statement,
                 standing,
                 date: c.members.iter().filter_map(|m| m.hit.timestamp).max(),

@@ -158,6 +158,31 @@ fn explain_shows_each_factor() {
 }
 
 #[test]
+fn explain_shows_the_answer_type_the_lead_and_the_candidate_sentences() {
+    let (code, out, err) = run(&[
+        "ask",
+        "--explain",
+        "--as-of",
+        "2026-11-20T09:00:00Z",
+        "How long are application logs kept?",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("**Answer type**: duration (“how long”)"), "{out}");
+    assert!(
+        out.contains("**Lead**: [1]: the best evidence, and it states the duration"),
+        "{out}"
+    );
+    let chosen = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("chosen"))
+        .unwrap_or_default();
+    assert!(
+        chosen.contains("states the value asked for") && chosen.contains("90 days"),
+        "{out}"
+    );
+}
+
+#[test]
 fn snapshot_of_a_configuration_error() {
     let dir = tempfile::tempdir().unwrap();
     let cfg = dir.path().join("sagasu.yaml");
