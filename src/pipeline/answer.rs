@@ -356,7 +356,7 @@ fn property(h: &crate::hit::Hit, key: &str, prefix: &str) -> String {
         .unwrap_or_default()
 }
 
-fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim) -> String {
+fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim, people: &[String]) -> String {
     let rep = c.rep();
     let wants_list = input
         .analysis
@@ -366,11 +366,23 @@ fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim) -> Strin
     let sentence = text::truncate_chars(&claim.statement, if wants_list { LIST_CHARS } else { LEAD_CHARS });
     let h = &rep.hit;
     let intent = &input.analysis.intent;
-    if intent.intent == Intent::Person || intent.secondary.contains(&Intent::Person) {
+    let asks_person = input
+        .analysis
+        .answer_type
+        .as_ref()
+        .is_some_and(|t| t.kind == AnswerType::Person);
+    if asks_person || intent.intent == Intent::Person || intent.secondary.contains(&Intent::Person) {
         if let Some(who) = h.properties.get("Assignee").or_else(|| h.properties.get("Owner")) {
             let status = property(h, "Status", ", ");
             let due = property(h, "Due", ", due ");
             return format!("**{who}** is assigned to “{}”{status}{due}.", h.title);
+        }
+        // The person the text points to (the one assigned, thanked, named as the contact), not
+        // the one who wrote it, when it names someone the sources know.
+        if let Some(who) = conflict::named_person(&claim.statement, people)
+            && h.author.as_deref() != Some(who)
+        {
+            return format!("**{who}**: {sentence} ({})", attribution(c));
         }
         if let Some(a) = &h.author {
             return format!(
@@ -501,9 +513,10 @@ fn write_answer(
     verdict: &Verdict,
 ) -> (String, usize) {
     let mut out = String::new();
+    let people = conflict::people(clusters);
     out.push_str(&format!(
         "{} [{}]\n",
-        lead_for(input, &clusters[lead_idx], &claims[lead_idx]),
+        lead_for(input, &clusters[lead_idx], &claims[lead_idx], &people),
         lead_idx + 1
     ));
     let top = clusters[0].score();
@@ -541,7 +554,7 @@ fn write_answer(
     for i in &support {
         out.push_str(&format!(
             "\n- {} [{}]",
-            lead_for(input, &clusters[*i], &claims[*i]),
+            lead_for(input, &clusters[*i], &claims[*i], &people),
             i + 1
         ));
     }

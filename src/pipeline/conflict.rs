@@ -245,8 +245,77 @@ fn strip_number(line: &str) -> &str {
     t
 }
 
+/// The people a pool of evidence knows: the authors of its hits and the assignees and owners
+/// its tasks name, each once, as the sources write them.
+pub fn people(clusters: &[Cluster]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for m in clusters.iter().flat_map(|c| &c.members) {
+        let h = &m.hit;
+        let named = [h.properties.get("Assignee"), h.properties.get("Owner")];
+        for name in h.author.iter().chain(named.into_iter().flatten()) {
+            let name = name.trim();
+            if !name.is_empty() && !out.iter().any(|n| n == name) {
+                out.push(name.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The first of `people` that `sent` names, by the whole name or one part of it ("Ken" of
+/// "Ken Sato", "山本" of "山本 健"): a part of a Latin name must be a whole word of three letters
+/// or more. Whole names are looked for first.
+pub fn named_person<'a>(sent: &str, people: &'a [String]) -> Option<&'a str> {
+    let norm = text::normalize(sent);
+    let found = |part: &str| {
+        let part = text::normalize(part);
+        let long_enough = if part.is_ascii() {
+            part.len() >= 3
+        } else {
+            part.chars().count() >= 2
+        };
+        long_enough && text::find_phrase(&norm, &part).is_some()
+    };
+    let mut first: Option<(usize, &str)> = None;
+    for name in people {
+        let at = if found(name) {
+            text::find_phrase(&norm, &text::normalize(name))
+        } else {
+            name.split_whitespace()
+                .filter(|p| found(p))
+                .filter_map(|p| text::find_phrase(&norm, &text::normalize(p)))
+                .min()
+        };
+        if let Some(at) = at
+            && first.is_none_or(|(f, _)| at < f)
+        {
+            first = Some((at, name.as_str()));
+        }
+    }
+    first.map(|(_, n)| n)
+}
+
 /// `best_sentence`, with its passage.
 pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> Chosen {
+    choose_among(e, analysis, lexicon, focus, &[])
+}
+
+/// `choose_sentence` knowing the pool's `people`: for a "who" question, a sentence that names
+/// one of them holds the value asked for.
+pub fn choose_among(
+    e: &Evidence,
+    analysis: &Analysis,
+    lexicon: &Lexicon,
+    focus: Option<ValueKind>,
+    people: &[String],
+) -> Chosen {
+    let asks_person = analysis
+        .answer_type
+        .as_ref()
+        .is_some_and(|t| t.kind == AnswerType::Person);
+    let holds = |sent: &str, focus: Option<ValueKind>| {
+        holds(sent, focus) || (asks_person && named_person(sent, people).is_some())
+    };
     let text = &e.hit.text;
     let (from, to, mut open) = reading_window(text, e.passage);
     let window = &text[from..to];
@@ -403,6 +472,7 @@ pub struct Claim {
 
 /// The claim of every cluster, in order.
 pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> Vec<Claim> {
+    let people = people(clusters);
     clusters
         .iter()
         .map(|c| {
@@ -411,7 +481,7 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> V
                 passage,
                 claiming,
                 candidates,
-            } = choose_sentence(c.rep(), analysis, lexicon, analysis.focus);
+            } = choose_among(c.rep(), analysis, lexicon, analysis.focus, &people);
             let standing = standing(&statement);
             Claim {
                 value: analysis
@@ -701,5 +771,27 @@ mod tests {
         );
         a.answer_type = None;
         assert_eq!(choose_sentence(&e, &a, &lexicon, None).sentence, "In the first week:");
+    }
+
+    #[test]
+    fn a_who_answer_finds_the_person_a_sentence_points_to() {
+        let people = [
+            "Mara Lindqvist".to_string(),
+            "Tomás Ruiz".to_string(),
+            "山田 由紀".to_string(),
+        ];
+        assert_eq!(
+            named_person("Huge thanks to Tomás for the fix!", &people),
+            Some("Tomás Ruiz")
+        );
+        assert_eq!(named_person("担当は山田さんです。", &people), Some("山田 由紀"));
+        // The earliest named wins; the whole name counts as well as a part.
+        assert_eq!(
+            named_person("Mara Lindqvist hands over to Tomás Ruiz.", &people),
+            Some("Mara Lindqvist")
+        );
+        // A part shorter than three letters, or inside another word, names nobody.
+        assert_eq!(named_person("Ask IT about Maraschino cherries.", &people), None);
+        assert_eq!(named_person("", &people), None);
     }
 }
