@@ -394,7 +394,17 @@ pub fn choose_among(
         && key.0
         && let Some((intro, items)) = list_block(text, from + sents[i].2)
     {
-        let listed = items.join("; ");
+        // "Freeze the branch; run the smoke tests; tell support.": one sentence, item by item.
+        let bare: Vec<&str> = items
+            .iter()
+            .map(|t| t.trim_end_matches(['.', '。', ';', '；']))
+            .collect();
+        let stop = if bare.last().is_some_and(|t| text::is_japanese(t)) {
+            "。"
+        } else {
+            "."
+        };
+        let listed = format!("{}{stop}", bare.join("; "));
         out = match intro {
             Some(intro) => format!("{intro} {listed}"),
             None => listed,
@@ -767,7 +777,7 @@ mod tests {
         let chosen = choose_sentence(&e, &a, &lexicon, None);
         assert_eq!(
             chosen.sentence,
-            "In the first week: Get a laptop from IT.; Pair with your buddy on a bug.; Read the security policy."
+            "In the first week: Get a laptop from IT; Pair with your buddy on a bug; Read the security policy."
         );
         a.answer_type = None;
         assert_eq!(choose_sentence(&e, &a, &lexicon, None).sentence, "In the first week:");

@@ -18,9 +18,10 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// coverage threshold: demo facts 0.831, abstention 0.875, precision 0.918; paraphrase facts
 /// 0.539, abstention 0.750 (one unanswerable question more is answered, 19 answerable ones
 /// fewer are abstained), precision 0.887. With sentences read around the passage: demo facts
-/// 0.843, paraphrase 0.563.
+/// 0.843, paraphrase 0.563. With answer types (lists, "who" names the person pointed to): demo
+/// facts 0.880, paraphrase 0.575.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.84", "0.88", "0.81", "0.84", "0.88"]),
+    ("golden/acme.yaml", ["0.84", "0.88", "0.84", "0.84", "0.88"]),
     ("golden/acme-paraphrase.yaml", ["0.74", "0.71", "0.52", "0.72", "0.85"]),
 ];
 
