@@ -216,7 +216,8 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         }
     }
     // What each cluster claims, read once for the lead, support, conflicts and snippets.
-    let claims = conflict::claims(&clusters, input.analysis, input.lexicon);
+    let people = conflict::people(&clusters);
+    let claims = conflict::claims(&clusters, input.analysis, input.lexicon, &people);
     let verdict = verdict::assess(&clusters, &concept_weights, input.analysis);
     let found = verdict.outcome != Outcome::NotFound;
     let focus = input.analysis.focus;
@@ -358,20 +359,14 @@ fn property(h: &crate::hit::Hit, key: &str, prefix: &str) -> String {
 
 fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim, people: &[String]) -> String {
     let rep = c.rep();
-    let wants_list = input
-        .analysis
-        .answer_type
-        .as_ref()
-        .is_some_and(|t| matches!(t.kind, AnswerType::List | AnswerType::Procedure));
+    let wants_list = input.analysis.asks(&[AnswerType::List, AnswerType::Procedure]);
     let sentence = text::truncate_chars(&claim.statement, if wants_list { LIST_CHARS } else { LEAD_CHARS });
     let h = &rep.hit;
     let intent = &input.analysis.intent;
-    let asks_person = input
-        .analysis
-        .answer_type
-        .as_ref()
-        .is_some_and(|t| t.kind == AnswerType::Person);
-    if asks_person || intent.intent == Intent::Person || intent.secondary.contains(&Intent::Person) {
+    if input.analysis.asks(&[AnswerType::Person])
+        || intent.intent == Intent::Person
+        || intent.secondary.contains(&Intent::Person)
+    {
         if let Some(who) = h.properties.get("Assignee").or_else(|| h.properties.get("Owner")) {
             let status = property(h, "Status", ", ");
             let due = property(h, "Due", ", due ");
@@ -513,6 +508,7 @@ fn write_answer(
     verdict: &Verdict,
 ) -> (String, usize) {
     let mut out = String::new();
+    // The pool's people again (`claims` read them too): cheap beside ranking.
     let people = conflict::people(clusters);
     out.push_str(&format!(
         "{} [{}]\n",

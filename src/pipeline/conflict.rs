@@ -183,13 +183,19 @@ fn list_item(line: &str) -> bool {
     if t.starts_with(|c: char| ('\u{2460}'..='\u{2473}').contains(&c)) {
         return true;
     }
-    let t = t.strip_prefix('(').unwrap_or(t);
-    let digits = t.chars().take_while(char::is_ascii_digit).count();
-    let mut rest = t[digits..].chars();
-    digits > 0
-        && digits <= 3
-        && rest.next().is_some_and(|c| matches!(c, '.' | ')' | '）'))
-        && rest.next().is_some_and(|c| c.is_whitespace() || !c.is_ascii())
+    number_marker(t).is_some_and(|n| t[n..].starts_with(|c: char| c.is_whitespace() || !c.is_ascii()))
+}
+
+/// The length of a list number opening `t` ("1.", "2)", "(3)", "4）"), if one: up to three
+/// digits, an optional opening parenthesis.
+fn number_marker(t: &str) -> Option<usize> {
+    let open = usize::from(t.starts_with('('));
+    let digits = t[open..].chars().take_while(char::is_ascii_digit).count();
+    let close = t[open + digits..]
+        .chars()
+        .next()
+        .filter(|c| matches!(c, '.' | ')' | '）'))?;
+    (1..=3).contains(&digits).then(|| open + digits + close.len_utf8())
 }
 
 /// The items of the list that the line at `at` (a byte offset of `text`) belongs to, or that
@@ -235,14 +241,7 @@ fn list_block(text: &str, at: usize) -> Option<(Option<String>, Vec<String>)> {
 /// A list item without its number ("2) Book the room" → "Book the room").
 fn strip_number(line: &str) -> &str {
     let t = line.trim_start();
-    let u = t.strip_prefix('(').unwrap_or(t);
-    let digits = u.chars().take_while(char::is_ascii_digit).count();
-    if digits > 0 && u[digits..].starts_with(['.', ')', '）']) {
-        let rest = &u[digits..];
-        let c = rest.chars().next().map_or(0, char::len_utf8);
-        return rest[c..].trim_start();
-    }
-    t
+    number_marker(t).map_or(t, |n| t[n..].trim_start())
 }
 
 /// The people a pool of evidence knows: the authors of its hits and the assignees and owners
@@ -267,29 +266,23 @@ pub fn people(clusters: &[Cluster]) -> Vec<String> {
 /// or more. Whole names are looked for first.
 pub fn named_person<'a>(sent: &str, people: &'a [String]) -> Option<&'a str> {
     let norm = text::normalize(sent);
-    let found = |part: &str| {
+    // Where a name, or a part of one long enough to name someone, first occurs.
+    let at = |part: &str| {
         let part = text::normalize(part);
         let long_enough = if part.is_ascii() {
             part.len() >= 3
         } else {
             part.chars().count() >= 2
         };
-        long_enough && text::find_phrase(&norm, &part).is_some()
+        long_enough.then(|| text::find_phrase(&norm, &part)).flatten()
     };
     let mut first: Option<(usize, &str)> = None;
     for name in people {
-        let at = if found(name) {
-            text::find_phrase(&norm, &text::normalize(name))
-        } else {
-            name.split_whitespace()
-                .filter(|p| found(p))
-                .filter_map(|p| text::find_phrase(&norm, &text::normalize(p)))
-                .min()
-        };
-        if let Some(at) = at
-            && first.is_none_or(|(f, _)| at < f)
+        let found = at(name).or_else(|| name.split_whitespace().filter_map(at).min());
+        if let Some(found) = found
+            && first.is_none_or(|(f, _)| found < f)
         {
-            first = Some((at, name.as_str()));
+            first = Some((found, name.as_str()));
         }
     }
     first.map(|(_, n)| n)
@@ -309,10 +302,7 @@ pub fn choose_among(
     focus: Option<ValueKind>,
     people: &[String],
 ) -> Chosen {
-    let asks_person = analysis
-        .answer_type
-        .as_ref()
-        .is_some_and(|t| t.kind == AnswerType::Person);
+    let asks_person = analysis.asks(&[AnswerType::Person]);
     let holds = |sent: &str, focus: Option<ValueKind>| {
         holds(sent, focus) || (asks_person && named_person(sent, people).is_some())
     };
@@ -386,11 +376,7 @@ pub fn choose_among(
     let mut last = i;
     // A question for several items ("what are the steps", "how do I …") is answered by the
     // list the chosen line is in or introduces, item by item.
-    let wants_list = analysis
-        .answer_type
-        .as_ref()
-        .is_some_and(|t| matches!(t.kind, AnswerType::List | AnswerType::Procedure));
-    if wants_list
+    if analysis.asks(&[AnswerType::List, AnswerType::Procedure])
         && key.0
         && let Some((intro, items)) = list_block(text, from + sents[i].2)
     {
@@ -409,9 +395,10 @@ pub fn choose_among(
             Some(intro) => format!("{intro} {listed}"),
             None => listed,
         };
-        let passage = match sections[i].is_empty() {
-            true => out.clone(),
-            false => format!("{} … {out}", sections[i]),
+        let passage = if sections[i].is_empty() {
+            out.clone()
+        } else {
+            format!("{} … {out}", sections[i])
         };
         return Chosen {
             sentence: out,
@@ -480,9 +467,8 @@ pub struct Claim {
     pub date: Option<chrono::DateTime<chrono::Utc>>,
 }
 
-/// The claim of every cluster, in order.
-pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> Vec<Claim> {
-    let people = people(clusters);
+/// The claim of every cluster, in order; `people` are the pool's (`people`).
+pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon, people: &[String]) -> Vec<Claim> {
     clusters
         .iter()
         .map(|c| {
@@ -491,7 +477,7 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon) -> V
                 passage,
                 claiming,
                 candidates,
-            } = choose_among(c.rep(), analysis, lexicon, analysis.focus, &people);
+            } = choose_among(c.rep(), analysis, lexicon, analysis.focus, people);
             let standing = standing(&statement);
             Claim {
                 value: analysis
@@ -759,14 +745,7 @@ mod tests {
             completeness: 0.5,
             coverage: 1.0,
             score: 1.0,
-            why: crate::pipeline::rank::Why {
-                weights: crate::config::policy::Weights::uniform(),
-                source_weight: 1.0,
-                auth_note: None,
-                age_days: None,
-                intent: crate::config::policy::Intent::Factual,
-                gate: 1.0,
-            },
+            why: crate::pipeline::rank::Why::plain(),
             hit: h,
         };
         let lexicon = Lexicon::default();

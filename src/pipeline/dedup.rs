@@ -250,17 +250,6 @@ mod tests {
     use super::*;
     use crate::hit::{EvidenceKind, Hit};
 
-    pub(super) fn test_why() -> crate::pipeline::rank::Why {
-        crate::pipeline::rank::Why {
-            weights: crate::config::policy::Weights::uniform(),
-            source_weight: 1.0,
-            auth_note: None,
-            age_days: None,
-            intent: crate::config::policy::Intent::Factual,
-            gate: 1.0,
-        }
-    }
-
     fn ev(source: &str, native: &str, text_: &str, date: &str, score: f64) -> Evidence {
         let mut h = Hit::new(source, native, EvidenceKind::Chat, text_);
         h.timestamp = Some(format!("{date}:00Z").parse().unwrap());
@@ -273,7 +262,7 @@ mod tests {
             completeness: 0.5,
             coverage: 1.0,
             score,
-            why: test_why(),
+            why: crate::pipeline::rank::Why::plain(),
         }
     }
 
@@ -366,7 +355,7 @@ mod proptests {
             completeness: 1.0,
             coverage: 1.0,
             score: 1.0 - i as f64 * 1e-3,
-            why: super::tests::test_why(),
+            why: crate::pipeline::rank::Why::plain(),
         }
     }
 

@@ -59,6 +59,21 @@ pub struct Why {
     pub gate: f64,
 }
 
+#[cfg(test)]
+impl Why {
+    /// Uniform weights, one source weight, no gate: evidence built by hand in tests.
+    pub(crate) fn plain() -> Why {
+        Why {
+            weights: crate::config::policy::Weights::uniform(),
+            source_weight: 1.0,
+            auth_note: None,
+            age_days: None,
+            intent: crate::config::policy::Intent::Factual,
+            gate: 1.0,
+        }
+    }
+}
+
 impl Evidence {
     /// The score broken into the policy's factors (built on demand: only citations need it).
     pub fn explain(&self) -> Vec<Explain> {

@@ -259,18 +259,13 @@ fn english(q: &str) -> Option<Typed> {
         "where" => typed(AnswerType::Place, quote(wh)),
         "why" => typed(AnswerType::Reason, quote(wh)),
         "how" => match next {
-            "much" => {
+            // "How much time", "how many days": a period; otherwise an amount or a count.
+            "much" | "many" => {
                 let unit = words.get(at + 2).map_or("", String::as_str);
                 if TIME_UNITS.contains(&unit) {
-                    typed(AnswerType::Duration, quote(&format!("how much {unit}")))
-                } else {
+                    typed(AnswerType::Duration, quote(&format!("how {next} {unit}")))
+                } else if next == "much" {
                     typed(AnswerType::Amount, quote("how much"))
-                }
-            }
-            "many" => {
-                let unit = words.get(at + 2).map_or("", String::as_str);
-                if TIME_UNITS.contains(&unit) {
-                    typed(AnswerType::Duration, quote(&format!("how many {unit}")))
                 } else {
                     typed(AnswerType::Count, quote("how many"))
                 }

@@ -144,6 +144,11 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
 }
 
 impl Analysis {
+    /// Whether the question asks for an answer of one of `kinds` (`answer_type`).
+    pub fn asks(&self, kinds: &[AnswerType]) -> bool {
+        self.answer_type.as_ref().is_some_and(|t| kinds.contains(&t.kind))
+    }
+
     /// Keywords, phrases and expansions as one query string.
     pub fn search_text(&self, with_expansions: bool) -> String {
         let mut parts: Vec<&str> = self.keywords.iter().map(String::as_str).collect();
