@@ -17,6 +17,8 @@ mod everything;
 mod fake_rocketchat;
 #[path = "it/hardening.rs"]
 mod hardening;
+#[path = "it/language.rs"]
+mod language;
 #[path = "it/layers.rs"]
 mod layers;
 #[path = "it/offline_mcp.rs"]

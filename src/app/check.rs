@@ -23,6 +23,11 @@ pub async fn run(cmd: CheckCommand, out: Out<'_>) -> Outcome {
     pool.shutdown().await;
     let (table, ok) = render(&rows);
     out(&table);
+    out(&format!(
+        "\n{}\n{}\n",
+        crate::text::morph::status().describe(),
+        crate::text::jmdict::status().describe()
+    ));
     if ok {
         Ok(())
     } else {

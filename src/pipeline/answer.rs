@@ -282,7 +282,18 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             .analysis
             .concepts
             .iter()
-            .map(|c| c.alternatives.iter().map(|(toks, _)| toks.join(" ")).collect())
+            .map(|c| {
+                c.alternatives
+                    .iter()
+                    .map(|(toks, w)| {
+                        if *w < 1.0 {
+                            format!("{} ({w:.2})", toks.join(" "))
+                        } else {
+                            toks.join(" ")
+                        }
+                    })
+                    .collect()
+            })
             .collect(),
     }
 }
@@ -833,7 +844,7 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
             }
         }
         if !r.terms.is_empty() {
-            out.push_str("\n**Question terms** (each with what else counts for it)\n");
+            out.push_str("\n**Question terms** (each with what else counts for it, and its weight)\n");
             for t in &r.terms {
                 out.push_str(&format!("- {}\n", t.join(" | ")));
             }

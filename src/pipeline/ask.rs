@@ -218,6 +218,7 @@ impl Engine {
         if question.is_empty() {
             return Err(AskError::Empty);
         }
+        crate::text::morph::notice_once();
         if let Some(only) = &opts.sources {
             for s in only {
                 if self.config.source(s).is_none() {

@@ -641,6 +641,14 @@ pub fn detect(clusters: &[Cluster], claims: &[Claim], analysis: &Analysis, lexic
         let Some(v) = v else {
             continue;
         };
+        // A value in a sentence that names nothing asked about (a row of a rota, a list of
+        // dates) is no position on the question.
+        if !crate::pipeline::rank::concept_matches(&claim, analysis)
+            .iter()
+            .any(|m| *m > 0.0)
+        {
+            continue;
+        }
         let u = unit_of(&v);
         if unit.get_or_insert_with(|| u.clone()) != &u {
             continue;

@@ -8,6 +8,8 @@
 //! (を, について, ました) and are dropped unless the whole text is hiragana.
 
 pub mod index;
+pub mod jmdict;
+pub mod morph;
 pub mod synonyms;
 pub mod values;
 
@@ -189,6 +191,13 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
     }
     let mut chars = 0usize;
     let mut letters = Letters::default();
+    // With a dictionary, a Japanese stretch (kanji, kana, mixed) is analysed as one piece:
+    // particles and inflections are told apart by their part of speech, not their script.
+    let morph = morph::available();
+    let run_of = |s: Script| match s {
+        Script::Katakana | Script::Hiragana if morph => Script::Han,
+        s => s,
+    };
     // Hiragana runs count only when the whole text is hiragana; until another script shows up,
     // they wait here (such a text has no other runs, so the order is kept).
     let mut all_hiragana = true;
@@ -204,7 +213,7 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
                 all_hiragana &= s == Script::Hiragana || c.is_whitespace();
                 chars += 1;
                 letters.add(s);
-                (p, s)
+                (p, run_of(s))
             }
             None => (norm.len(), Script::Other),
         };
@@ -217,6 +226,8 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
                 if all_hiragana {
                     waiting.push((run_start, pos));
                 }
+            } else if morph && run_script == Script::Han {
+                emit_morphemes(&norm[run_start..pos], run_start, stems, f);
             } else if run_script != Script::Other {
                 emit_run(&norm[run_start..pos], run_start, run_script, stems, f);
             }
@@ -227,7 +238,7 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
             break;
         }
     }
-    if all_hiragana {
+    if all_hiragana && !morph {
         for (s, e) in waiting {
             emit_run(&norm[s..e], s, Script::Hiragana, stems, f);
         }
@@ -313,6 +324,180 @@ fn emit_run(run: &str, offset: usize, script: Script, stems: &mut StemCache, f: 
         }
         Script::Other => {}
     }
+}
+
+/// Light verbs and adjectives that carry grammar, not content (する, ある, なる...).
+const JA_LIGHT: &[&str] = &[
+    "する",
+    "ある",
+    "いる",
+    "なる",
+    "できる",
+    "くる",
+    "いう",
+    "おる",
+    "れる",
+    "られる",
+    "せる",
+    "させる",
+    "ない",
+    "よい",
+    "いい",
+    "ござる",
+    "やる",
+    "みる",
+    "いく",
+    "もらう",
+    "くれる",
+    "あげる",
+    "おく",
+    "しまう",
+];
+
+/// Japanese interrogatives (疑問詞) that IPADIC may tag as nouns or numbers.
+const JA_INTERROGATIVE: &[&str] = &[
+    "何",
+    "幾",
+    "誰",
+    "いつ",
+    "どこ",
+    "どれ",
+    "いくつ",
+    "いくら",
+    "なに",
+    "なん",
+];
+
+/// A unit of meaning in a Japanese stretch: a noun compound (its members' byte ranges, each
+/// with whether it is a term on its own) or an independent word by its base form.
+enum Unit {
+    Compound(Vec<(usize, usize, bool)>),
+    Word { base: String, start: usize, end: usize },
+}
+
+/// The units of a Japanese stretch from its morphemes. A compound loses its kana-only edges
+/// (田中さん -> 田中), a prefix alone at its end and a suffix at its start (a counter after a
+/// number or an interrogative, 10年 or 何年, qualifies what is outside it). Verbs and
+/// adjectives count by their base form (進んでる -> 進む) unless they are light (する, ある);
+/// adverbs only when written with kanji. Particles, auxiliaries, pronouns, interrogatives and
+/// dependent words are no unit.
+fn japanese_units(run: &str, ms: Vec<morph::Morpheme>) -> Vec<Unit> {
+    use morph::Class;
+    let only_kana = |t: &str| t.chars().all(|c| script(c) == Script::Hiragana);
+    let has_kanji = |t: &str| t.chars().any(|c| script(c) == Script::Han);
+    let ms: Vec<morph::Morpheme> = ms
+        .into_iter()
+        .map(|mut m| {
+            if JA_INTERROGATIVE.contains(&&run[m.start..m.end]) {
+                m.class = Class::Function;
+            }
+            m
+        })
+        .collect();
+    let compound_part = |c: Class| matches!(c, Class::Noun | Class::Suffix | Class::Prefix);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < ms.len() {
+        let m = &ms[i];
+        if !compound_part(m.class) {
+            let unit = match m.class {
+                Class::Word => !JA_LIGHT.contains(&m.base.as_str()) && !is_stop_word(&m.base),
+                // Kana adverbs (もう, まだ, すぐ) are fillers; 至急 or 既に is not.
+                Class::Adverb => !only_kana(&m.base),
+                _ => false,
+            };
+            if unit {
+                out.push(Unit::Word {
+                    base: m.base.clone(),
+                    start: m.start,
+                    end: m.end,
+                });
+            }
+            i += 1;
+            continue;
+        }
+        let mut j = i;
+        while j < ms.len() && compound_part(ms[j].class) {
+            j += 1;
+        }
+        let (mut a, mut b) = (i, j);
+        let kana = |m: &morph::Morpheme| only_kana(&run[m.start..m.end]);
+        while a < b && ((kana(&ms[a]) && ms[a].class != Class::Noun) || ms[a].class == Class::Suffix) {
+            a += 1;
+        }
+        while b > a && (kana(&ms[b - 1]) || ms[b - 1].class == Class::Prefix) {
+            b -= 1;
+        }
+        let members: Vec<(usize, usize, bool)> = ms[a..b]
+            .iter()
+            .map(|m| {
+                let text = &run[m.start..m.end];
+                let term = match m.class {
+                    Class::Noun => !(is_stop_word(text) || (only_kana(text) && text.chars().count() < 2)),
+                    Class::Suffix => has_kanji(text) && !is_stop_word(text),
+                    _ => false,
+                };
+                (m.start, m.end, term)
+            })
+            .collect();
+        if members.iter().any(|m| m.2) {
+            out.push(Unit::Compound(members));
+        }
+        i = j;
+    }
+    out
+}
+
+/// Emits the search terms of a Japanese stretch (its `japanese_units`): a word by its base
+/// form; of a noun compound its members that are terms, their adjacent pairs and the whole
+/// (量産判定会議 -> 量産, 判定, 会議, 量産判定, 判定会議, 量産判定会議), so that a compound meets
+/// a longer or shorter one sharing part of it (適格請求書フォーマット holds 請求書).
+fn emit_morphemes(run: &str, offset: usize, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    let Some(ms) = morph::analyse(run) else {
+        return emit_run(run, offset, Script::Han, stems, f);
+    };
+    for unit in japanese_units(run, ms) {
+        match unit {
+            Unit::Word { base, start, end } => f(&base, offset + start, offset + end),
+            Unit::Compound(members) => {
+                for &(s, e, term) in &members {
+                    if term {
+                        f(&run[s..e], offset + s, offset + e);
+                    }
+                }
+                for pair in members.windows(2) {
+                    let (s, e) = (pair[0].0, pair[1].1);
+                    f(&run[s..e], offset + s, offset + e);
+                }
+                if members.len() >= 3 {
+                    let (s, e) = (members[0].0, members[members.len() - 1].1);
+                    f(&run[s..e], offset + s, offset + e);
+                }
+            }
+        }
+    }
+}
+
+/// The nouns of a Japanese text as a reader would list them, whole noun compounds
+/// (`japanese_units`), or `None` without a dictionary. For the question's keywords,
+/// which are then split at known words. Verbs and adjectives are left out: in a question they
+/// mostly ask (進んでいますか, まとめて) rather than name what is asked about, and a verb in no
+/// source would make the evidence look partial.
+pub fn japanese_words(text: &str) -> Option<Vec<String>> {
+    if !morph::available() {
+        return None;
+    }
+    let norm = normalize(text);
+    let ms = morph::analyse(&norm)?;
+    Some(
+        japanese_units(&norm, ms)
+            .into_iter()
+            .filter_map(|u| match u {
+                Unit::Word { .. } => None,
+                Unit::Compound(m) => Some(norm[m[0].0..m[m.len() - 1].1].to_string()),
+            })
+            .collect(),
+    )
 }
 
 /// The token strings of `text`, in order (duplicates kept).
@@ -655,15 +840,40 @@ mod tests {
 
     #[test]
     fn japanese_becomes_bigrams_per_script_run() {
-        check("価格改定を決定しました", &["価格", "格改", "改定", "決定"]);
-        check("データベース移行", &["デー", "ータ", "タベ", "ベー", "ース", "移行"]);
-        check("何が決まった？", &["決"]);
+        morph::with_bigrams(|| {
+            check("価格改定を決定しました", &["価格", "格改", "改定", "決定"]);
+            check("データベース移行", &["デー", "ータ", "タベ", "ベー", "ース", "移行"]);
+            check("何が決まった？", &["決"]);
+        });
     }
 
     #[test]
     fn mixed_and_full_width_text() {
+        morph::with_bigrams(|| {
+            check("Ｑ３のSLA目標は99.9%", &["q3", "sla", "目標", "99", "9"]);
+            check("ひらがな", &["ひら", "らが", "がな"]);
+        });
+    }
+
+    /// With IPADIC installed (as `.ci/run` does): words, base forms, compounds with their parts
+    /// and pairs, no particles, auxiliaries, light verbs or interrogatives.
+    #[test]
+    fn japanese_becomes_words_with_the_dictionary() {
+        if !morph::available() {
+            eprintln!(
+                "SKIPPED: no IPADIC in the data directory ({})",
+                morph::status().describe()
+            );
+            return;
+        }
+        check("価格改定を決定しました", &["価格", "改定", "価格改定", "決定"]);
+        check("移行は進んでる？", &["移行", "進む"]);
+        check("請求書は何年保存しますか", &["請求", "書", "請求書", "保存"]);
         check("Ｑ３のSLA目標は99.9%", &["q3", "sla", "目標", "99", "9"]);
-        check("ひらがな", &["ひら", "らが", "がな"]);
+        check(
+            "量産判定会議",
+            &["量産", "判定", "会議", "量産判定", "判定会議", "量産判定会議"],
+        );
     }
 
     #[test]

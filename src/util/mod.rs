@@ -1,6 +1,7 @@
-//! Small helpers below everything else: safe file reading (`fs`), data parallelism (`par`),
+//! Small helpers below everything else: the data directory (`data`), safe file reading (`fs`), data parallelism (`par`),
 //! secret redaction (`redact`), positioned YAML (`yaml`).
 
+pub mod data;
 pub mod fs;
 pub mod par;
 pub mod redact;

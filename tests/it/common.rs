@@ -110,3 +110,45 @@ pub async fn spawn_http(mut cmd: tokio::process::Command) -> (tokio::process::Ch
     tokio::spawn(async move { while let Ok(Some(_)) = lines.next_line().await {} });
     (child, url)
 }
+
+/// The data directory the tests install sagasu's language resources into (`target/sagasu-data`,
+/// as `.ci/run` does), installing `what` (`ipadic` or `jmdict`) first if needed with
+/// `scripts/install-language-data`, once per test process.
+pub fn language_data(what: &str) -> PathBuf {
+    static DONE: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
+    let dir = std::env::var_os("SAGASU_DATA")
+        .filter(|d| !d.is_empty())
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("target/sagasu-data"));
+    let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+    if !done.iter().any(|d| d == what) {
+        let status = Command::new("bash")
+            .arg(repo().join("scripts/install-language-data"))
+            .arg(what)
+            .env("SAGASU_DATA", &dir)
+            .status()
+            .expect("run scripts/install-language-data");
+        assert!(
+            status.success(),
+            "scripts/install-language-data {what} failed: {status}"
+        );
+        done.push(what.to_string());
+    }
+    dir
+}
+
+/// Runs the built binary from the repository root with `SAGASU_DATA` set to `data`.
+pub fn run_with_data(data: &Path, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(bin())
+        .args(args)
+        .current_dir(repo())
+        .env_remove("RUST_LOG")
+        .env("SAGASU_DATA", data)
+        .output()
+        .expect("run sagasu");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
+}

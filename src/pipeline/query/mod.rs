@@ -82,6 +82,10 @@ pub struct Analysis {
     /// The keywords and phrases as ranking matches them: tokens, with their expansions.
     #[serde(skip)]
     pub concepts: Vec<Concept>,
+    /// Each word's translations from JMdict (when installed), with their weights: shown by
+    /// `--explain`, already among the concepts' alternatives.
+    #[serde(skip)]
+    pub translations: Vec<(String, Vec<crate::text::jmdict::Translation>)>,
 }
 
 /// A concept of the question: a keyword (or phrase) and its alternatives (itself, synonyms,
@@ -93,13 +97,54 @@ pub struct Concept {
 
 /// Weight of a synonym or translation against the word itself.
 pub const EXPANSION_WEIGHT: f64 = 0.6;
+/// Expansions (lexicon and dictionary) sent to the sources, at most.
+const MAX_EXPANSIONS: usize = 24;
 /// Weight of a translation (a lexicon member in the other language) against the word itself.
 pub const TRANSLATION_WEIGHT: f64 = 0.9;
 
-fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
+/// JMdict's translations of each word and of each pair of adjacent English words that is an
+/// entry's gloss ("mass production" -> 量産): the pair's translations count for both words.
+fn translations(words: &[String]) -> Vec<(String, Vec<crate::text::jmdict::Translation>)> {
+    let Some(d) = text::jmdict::dictionary() else {
+        return Vec::new();
+    };
+    let one = |w: &str| {
+        if text::is_japanese(w) {
+            d.to_english(w)
+        } else if w.bytes().any(|b| b.is_ascii_alphabetic()) {
+            d.to_japanese(w)
+        } else {
+            Vec::new()
+        }
+    };
+    let mut out: Vec<(String, Vec<crate::text::jmdict::Translation>)> =
+        words.iter().map(|w| (w.clone(), one(w))).collect();
+    for i in 1..words.len() {
+        let (a, b) = (&words[i - 1], &words[i]);
+        if !a.is_ascii() || !b.is_ascii() {
+            continue;
+        }
+        let pair = d.to_japanese(&format!("{a} {b}"));
+        if pair.is_empty() {
+            continue;
+        }
+        out.push((format!("{a} {b}"), pair.clone()));
+        for k in [i - 1, i] {
+            for t in &pair {
+                if !out[k].1.iter().any(|x| x.text == t.text) {
+                    out[k].1.push(t.clone());
+                }
+            }
+        }
+    }
+    out
+}
+
+fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<crate::text::jmdict::Translation>)>) {
     let words = split_compounds(&a.keywords, lexicon);
+    let translated = translations(&words);
     let mut groups: Vec<Vec<String>> = Vec::new();
-    words
+    let concepts = words
         .iter()
         .chain(&a.phrases)
         .filter_map(|w| {
@@ -138,9 +183,21 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> Vec<Concept> {
                     alts.push((t, weight));
                 }
             }
+            // The dictionary's translations, where the lexicon (which a person wrote for their
+            // company's words) has none in the other language.
+            let lexicon_translates = alts.iter().any(|(_, wt)| *wt == TRANSLATION_WEIGHT);
+            for (_, list) in translated.iter().filter(|(x, _)| x == w && !lexicon_translates) {
+                for tr in list {
+                    let t = text::terms(&tr.text);
+                    if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
+                        alts.push((t, tr.weight));
+                    }
+                }
+            }
             Some(Concept { alternatives: alts })
         })
-        .collect()
+        .collect();
+    (concepts, translated)
 }
 
 impl Analysis {
@@ -390,7 +447,16 @@ fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, le
         }
     }
     a.expansions = expand(&a.keywords, lexicon);
-    a.concepts = concepts(&a, lexicon);
+    (a.concepts, a.translations) = concepts(&a, lexicon);
+    // The sources search in both languages: the two surest translations of each word go to
+    // them with the lexicon's expansions.
+    for (_, list) in &a.translations {
+        for t in list.iter().take(2) {
+            if !a.expansions.contains(&t.text) && a.expansions.len() < MAX_EXPANSIONS {
+                a.expansions.push(t.text.clone());
+            }
+        }
+    }
     let said = text::terms(&body);
     let mut seen = Vec::new();
     for k in &a.keywords {
@@ -466,6 +532,10 @@ mod tests {
             keywords("what did we decide about the q3 price increase?"),
             ["decide", "q3", "price", "increase"]
         );
+        crate::text::morph::with_bigrams(|| {
+            assert_eq!(keywords("v3のリリースはいつですか？"), ["v3", "リリース"]);
+            assert_eq!(keywords("前回の障害はいつ？"), ["前回", "障害"]);
+        });
         assert_eq!(keywords("v3のリリースはいつですか？"), ["v3", "リリース"]);
         assert_eq!(keywords("前回の障害はいつ？"), ["前回", "障害"]);
         assert_eq!(
@@ -479,7 +549,12 @@ mod tests {
             keywords("Why don't we ship the company's app?"),
             ["ship", "company", "app"]
         );
-        assert_eq!(keywords("火星オフィスの住所は？"), ["火星", "オフィス", "住所"]);
+        // Without a dictionary, runs of one script; with one, the compound whole.
+        let ja = crate::text::morph::with_bigrams(|| keywords("火星オフィスの住所は？"));
+        assert_eq!(ja, ["火星", "オフィス", "住所"]);
+        if crate::text::morph::available() {
+            assert_eq!(keywords("火星オフィスの住所は？"), ["火星オフィス", "住所"]);
+        }
         // How a request is put is not what it asks for.
         assert_eq!(
             keywords("Could you kindly assist me with this extremely tricky Sudoku?"),
@@ -575,7 +650,7 @@ mod tests {
         assert!(!h.iter().any(|t| t.contains("期間")), "{h:?}");
         // Two words of one lexicon group (year-end holidays, closure) make one concept.
         assert_eq!(h.len(), 1, "{h:?}");
-        let a = analyze("適格請求書の対応", now(), &lx);
+        let a = crate::text::morph::with_bigrams(|| analyze("適格請求書の対応", now(), &lx));
         let h = heads(&a);
         assert!(
             h.contains(&"適格".to_string()) && h.contains(&"請求 求書".to_string()),

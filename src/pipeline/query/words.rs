@@ -240,18 +240,33 @@ pub fn keywords(q: &str) -> Vec<String> {
                 push(w);
             }
             2 | 3 => {
-                let n = w.chars().count();
-                if text::is_stop_word(&w) || (n == 1 && JA_FILLER.contains(&w.as_str())) {
-                    return;
+                let keep = |w: &str| {
+                    let n = w.chars().count();
+                    !(text::is_stop_word(w) || (n == 1 && JA_FILLER.contains(&w)))
+                };
+                match text::japanese_words(&w) {
+                    // With a dictionary: its words (compounds whole, verbs by base form).
+                    Some(words) => {
+                        for w in words.into_iter().filter(|w| keep(w)) {
+                            push(w);
+                        }
+                    }
+                    None if keep(&w) => push(w),
+                    None => {}
                 }
-                push(w);
             }
             _ => {}
         }
     };
+    // With a dictionary a Japanese stretch, kana and all, is read as one piece: particles and
+    // inflections are told apart by their part of speech. Without one, runs of kanji or of
+    // katakana are the words and hiragana separates them.
+    let morph = text::morph::available();
     for c in q.chars() {
         let kind = if c.is_ascii_alphanumeric() || c == '$' || matches!(c, '-' | '\'' | '.' | '%') && cur_kind == 1 {
             1
+        } else if morph && (is_cjk_content(c) || matches!(c, '\u{3040}'..='\u{309F}')) {
+            2
         } else if matches!(c, '\u{30A0}'..='\u{30FF}') {
             3
         } else if is_cjk_content(c) {

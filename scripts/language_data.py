@@ -1,0 +1,199 @@
+#!/usr/bin/env python3
+"""Converts the language resources that scripts/install-language-data downloads into the forms
+sagasu reads. Standard library only.
+
+  language_data.py ipadic SRC_DIR COPYRIGHT DEST   IPADIC's EUC-JP CSVs and .def files -> UTF-8
+  language_data.py jmdict SRC_DIR DEST             jamdict-data's SQLite JMdict -> index.tsv
+
+ipadic: DEST/lex.csv holds every entry of every *.csv with its surface, connection ids and cost,
+and one feature: the base form of an inflected form, "*" for any other word (its part of speech
+is read from left-id.def by its left connection id). DEST/unk.def is reduced the same way;
+matrix.def, char.def and left-id.def are copied in UTF-8.
+
+jmdict: two tables, sorted by their first field so that sagasu looks words up by binary search
+without building anything at start-up:
+  DEST/ja.tsv  a Japanese written form, then its English translations
+  DEST/en.tsv  an English gloss (lower case, without parenthesised notes; a verb's keeps its
+               "to "), then the Japanese forms it translates
+each translation as `score:text` after a tab, best first, at most 8. A score says how good the
+choice is (1.0 at best): a sense counts by its rank in its entry (1 / (1 + 0.6 rank)), a gloss
+by its rank in its sense (1 / (1 + 0.35 rank)), and a word by JMdict's priority tags (1.0 for the
+"common" ones, news1, ichi1, spec1, spec2, gai1; 0.8 for other tags; 0.6 for none). Glosses of
+more than three words explain rather than translate and are left out, as are senses marked
+archaic, obsolete or obscure and spellings marked irregular or out-dated. A written form is a
+kanji spelling, or the kana spelling of a word written without kanji or usually in kana.
+"""
+
+import csv
+import lzma
+import os
+import shutil
+import sqlite3
+import sys
+import tempfile
+import unicodedata
+
+def die(msg):
+    print(f"language_data.py: {msg}", file=sys.stderr)
+    sys.exit(1)
+
+
+def reduce_features(row, path, line):
+    # surface, left, right, cost, pos, pos1, pos2, pos3, ctype, cform, base, reading, pron
+    if len(row) < 11:
+        die(f"{path}:{line}: expected at least 11 fields, found {len(row)}")
+    # The part of speech is told by the left connection id (left-id.def); only an inflected
+    # form's base form is kept ("*" when it is the surface itself).
+    base = row[10]
+    return row[:4] + [base if base not in ("*", row[0]) else "*"]
+
+
+def ipadic(src, copyright_file, dest):
+    os.makedirs(dest, exist_ok=True)
+    names = sorted(n for n in os.listdir(src) if n.endswith(".csv"))
+    if not names:
+        die(f"{src}: no *.csv dictionary files")
+    count = 0
+    with open(os.path.join(dest, "lex.csv"), "w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out, lineterminator="\n")
+        for name in names:
+            path = os.path.join(src, name)
+            with open(path, encoding="euc_jp", newline="") as f:
+                for i, row in enumerate(csv.reader(f), 1):
+                    if not row:
+                        continue
+                    writer.writerow(reduce_features(row, path, i))
+                    count += 1
+    with open(os.path.join(src, "unk.def"), encoding="euc_jp", newline="") as f, open(
+        os.path.join(dest, "unk.def"), "w", encoding="utf-8", newline=""
+    ) as out:
+        writer = csv.writer(out, lineterminator="\n")
+        for i, row in enumerate(csv.reader(f), 1):
+            if row:
+                writer.writerow(reduce_features(row, "unk.def", i))
+    for name in ("matrix.def", "char.def", "left-id.def"):
+        with open(os.path.join(src, name), encoding="euc_jp") as f, open(
+            os.path.join(dest, name), "w", encoding="utf-8"
+        ) as out:
+            shutil.copyfileobj(f, out)
+    shutil.copyfile(copyright_file, os.path.join(dest, "COPYING"))
+    print(f"language_data.py: IPADIC: {count} entries", file=sys.stderr)
+
+
+COMMON = {"news1", "ichi1", "spec1", "spec2", "gai1"}
+DROP_SENSE = {"archaism", "obsolete term", "obscure term"}
+DROP_FORM_PREFIXES = ("irregular", "word containing irregular", "word containing out-dated", "rarely-used", "search-only")
+USUALLY_KANA = "word usually written using kana alone"
+
+
+def clean(text):
+    return " ".join(text.replace("\t", " ").replace("|", "/").split())
+
+
+MAX_GLOSS_WORDS = 3
+KEEP = 8
+
+
+def gloss_key(gloss, keep_to=False):
+    """A gloss as a look-up key: lower case, without parenthesised notes (and without a verb's
+    "to " unless keep_to: English words are looked up as nouns first, "to ..." as verbs after)."""
+    out, depth = [], 0
+    for c in gloss:
+        if c == "(":
+            depth += 1
+        elif c == ")":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            out.append(c.lower())
+    key = " ".join("".join(out).split())
+    return key[3:] if key.startswith("to ") and not keep_to else key
+
+
+def choice_score(common, sense, gloss):
+    """How good a translation the gloss-th gloss of the sense-th sense is (1.0 at best)."""
+    base = {2: 1.0, 1: 0.8}.get(common, 0.6)
+    return base / (1.0 + 0.6 * sense) / (1.0 + 0.35 * gloss)
+
+
+def write_table(path, table):
+    with open(path, "w", encoding="utf-8", newline="\n") as out:
+        for key in sorted(table):
+            best = sorted(table[key].items(), key=lambda kv: (-kv[1], kv[0]))[:KEEP]
+            out.write(key + "".join(f"\t{score:.3f}:{value}" for value, score in best) + "\n")
+
+
+def jmdict(src, dest):
+    packed = os.path.join(src, "jamdict.db.xz")
+    if not os.path.exists(packed):
+        die(f"{packed}: not found")
+    os.makedirs(dest, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        db_path = os.path.join(tmp, "jamdict.db")
+        with lzma.open(packed) as f, open(db_path, "wb") as out:
+            shutil.copyfileobj(f, out, 1 << 20)
+        db = sqlite3.connect(db_path)
+        prio = {}
+        for table, forms in (("KJP", "Kanji"), ("KNP", "Kana")):
+            for kid, tag in db.execute(f"SELECT kid, text FROM {table}"):
+                level = 2 if tag in COMMON else 1
+                prio[(forms, kid)] = max(prio.get((forms, kid), 0), level)
+        bad_kanji = {kid for kid, tag in db.execute("SELECT kid, text FROM KJI") if tag.startswith(DROP_FORM_PREFIXES)}
+        bad_kana = {kid for kid, tag in db.execute("SELECT kid, text FROM KNI") if tag.startswith(DROP_FORM_PREFIXES)}
+        forms = {}
+        for kid, idseq, text in db.execute("SELECT ID, idseq, text FROM Kanji"):
+            if kid not in bad_kanji:
+                forms.setdefault(idseq, []).append((text, prio.get(("Kanji", kid), 0), True))
+        has_kanji = set(forms)
+        kana = {}
+        for kid, idseq, text, nokanji in db.execute("SELECT ID, idseq, text, nokanji FROM Kana"):
+            if kid not in bad_kana:
+                kana.setdefault(idseq, []).append((text, prio.get(("Kana", kid), 0), bool(nokanji)))
+        misc = {}
+        for sid, text in db.execute("SELECT sid, text FROM misc"):
+            misc.setdefault(sid, set()).add(text)
+        glosses = {}
+        for sid, text in db.execute("SELECT sid, text FROM SenseGloss WHERE lang = 'eng'"):
+            glosses.setdefault(sid, []).append(clean(text))
+        ja, en = {}, {}
+        sense_no = {}
+        for sid, idseq in db.execute("SELECT ID, idseq FROM Sense ORDER BY idseq, ID"):
+            n = sense_no.get(idseq, 0)
+            sense_no[idseq] = n + 1
+            tags = misc.get(sid, set())
+            if tags & DROP_SENSE or sid not in glosses:
+                continue
+            written = list(forms.get(idseq, []))
+            for text, level, nokanji in kana.get(idseq, []):
+                if idseq not in has_kanji or nokanji or USUALLY_KANA in tags:
+                    written.append((text, level, False))
+            for g, gloss in enumerate(glosses[sid]):
+                key = gloss_key(gloss)
+                if not key or len(key.split(" ")) > MAX_GLOSS_WORDS:
+                    continue
+                for text, level, _ in written:
+                    form = unicodedata.normalize("NFKC", clean(text)).lower()
+                    if not form:
+                        continue
+                    score = choice_score(level, n, g)
+                    row = ja.setdefault(form, {})
+                    row[key] = max(row.get(key, 0.0), score)
+                    row = en.setdefault(gloss_key(gloss, keep_to=True), {})
+                    row[form] = max(row.get(form, 0.0), score)
+        db.close()
+    write_table(os.path.join(dest, "ja.tsv"), ja)
+    write_table(os.path.join(dest, "en.tsv"), en)
+    shutil.copyfile(os.path.join(src, "LICENSE.md"), os.path.join(dest, "LICENSE.md"))
+    print(f"language_data.py: JMdict: {len(ja)} Japanese forms, {len(en)} English glosses", file=sys.stderr)
+
+
+def main(argv):
+    if len(argv) >= 2 and argv[1] == "ipadic" and len(argv) == 5:
+        ipadic(argv[2], argv[3], argv[4])
+    elif len(argv) >= 2 and argv[1] == "jmdict" and len(argv) == 4:
+        jmdict(argv[2], argv[3])
+    else:
+        die("usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST")
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,332 @@
+//! English <-> Japanese translation of a question's words from JMdict (the Electronic
+//! Dictionary Research and Development Group's dictionary, CC BY-SA 4.0), as the two sorted
+//! tables `jmdict/ja.tsv` and `jmdict/en.tsv` that `scripts/install-language-data` builds in the
+//! data directory (their format and scores: `scripts/language_data.py`).
+//!
+//! Loading reads the files and notes where each line starts; a word is found by binary search,
+//! so nothing is built at start-up. Translations are chosen, not listed: the table's score says
+//! how good a choice each is (a sense by its rank in its entry, a gloss by its rank in its sense,
+//! common words first); an English word is looked up as a noun first, as a verb ("to ...")
+//! only when no noun sense has it; a few are kept, each with a weight below 1.
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use std::time::Instant;
+
+/// Translations kept per word, at most.
+pub const MAX_TRANSLATIONS: usize = 3;
+/// A translation's weight when it is the best possible choice (first sense, first gloss, a
+/// common word); every other choice weighs less.
+pub const BEST_WEIGHT: f64 = 0.6;
+/// Choices below this share of the best one are dropped.
+const RELATIVE_FLOOR: f64 = 0.45;
+
+/// A table of lines `key <TAB> score:text <TAB> score:text ...`, sorted by key.
+struct Table {
+    text: String,
+    /// Byte offset of each line's start.
+    starts: Vec<u32>,
+}
+
+impl Table {
+    /// Checks the table's shape once (every line has a key and sorted keys) and indexes it.
+    fn new(text: String) -> Result<Table, String> {
+        if text.len() > u32::MAX as usize {
+            return Err("larger than 4 GiB".into());
+        }
+        let mut starts = Vec::with_capacity(text.len() / 40);
+        let mut prev: &str = "";
+        let mut at = 0usize;
+        for (n, line) in text.split_inclusive('\n').enumerate() {
+            let line_text = line.trim_end_matches('\n');
+            if !line_text.is_empty() {
+                let Some((key, rest)) = line_text.split_once('\t') else {
+                    return Err(format!("line {}: no tab after the word", n + 1));
+                };
+                if key.is_empty() || key <= prev {
+                    return Err(format!(
+                        "line {}: `{key}` is out of order (the table must be sorted)",
+                        n + 1
+                    ));
+                }
+                if rest.split('\t').any(|c| parse_choice(c).is_none()) {
+                    return Err(format!("line {}: a translation is not `score:text`", n + 1));
+                }
+                prev = key;
+                starts.push(at as u32);
+            }
+            at += line.len();
+        }
+        Ok(Table { text, starts })
+    }
+
+    fn line(&self, i: usize) -> &str {
+        let s = self.starts[i] as usize;
+        let rest = &self.text[s..];
+        rest.split('\n').next().unwrap_or("")
+    }
+
+    /// The translations listed for `key`, best first.
+    fn get(&self, key: &str) -> Vec<(f64, &str)> {
+        let found = self.starts.binary_search_by(|&s| {
+            let line = &self.text[s as usize..];
+            let k = line.split(['\t', '\n']).next().unwrap_or("");
+            k.cmp(key)
+        });
+        match found {
+            Ok(i) => self.line(i).split('\t').skip(1).filter_map(parse_choice).collect(),
+            Err(_) => Vec::new(),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.starts.len()
+    }
+}
+
+fn parse_choice(c: &str) -> Option<(f64, &str)> {
+    let (score, text) = c.split_once(':')?;
+    let score: f64 = score.parse().ok()?;
+    ((0.0..=1.0).contains(&score) && !text.is_empty()).then_some((score, text))
+}
+
+/// The loaded dictionary.
+pub struct Dictionary {
+    ja: Table,
+    en: Table,
+}
+
+/// A translation of a word, with how sure the choice is (at most `BEST_WEIGHT`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Translation {
+    pub text: String,
+    pub weight: f64,
+}
+
+/// Whether the dictionary is loaded, and from where.
+#[derive(Debug, Clone)]
+pub enum Status {
+    Loaded {
+        path: PathBuf,
+        ms: u128,
+        forms: usize,
+        glosses: usize,
+    },
+    Missing {
+        path: Option<PathBuf>,
+    },
+    Broken {
+        path: PathBuf,
+        error: String,
+    },
+}
+
+impl Status {
+    /// One line for `sagasu check`.
+    pub fn describe(&self) -> String {
+        match self {
+            Status::Loaded {
+                path,
+                ms,
+                forms,
+                glosses,
+            } => format!(
+                "English-Japanese dictionary: JMdict from {} ({forms} Japanese forms, {glosses} English glosses, {ms} ms)",
+                path.display()
+            ),
+            Status::Missing { path } => format!(
+                "English-Japanese dictionary: not installed{}; questions cross languages only through policies/lexicon.yaml (install it with {})",
+                path.as_ref()
+                    .map(|p| format!(" at {}", p.display()))
+                    .unwrap_or_default(),
+                crate::util::data::INSTALL_HINT
+            ),
+            Status::Broken { path, error } => format!(
+                "English-Japanese dictionary: {} is unusable ({error}); questions cross languages only through policies/lexicon.yaml (reinstall it with {})",
+                path.display(),
+                crate::util::data::INSTALL_HINT
+            ),
+        }
+    }
+}
+
+static STATE: LazyLock<(Option<Dictionary>, Status)> = LazyLock::new(|| {
+    let Some(path) = crate::util::data::dir().map(|d| d.join("jmdict")) else {
+        return (None, Status::Missing { path: None });
+    };
+    if !path.join("ja.tsv").exists() && !path.join("en.tsv").exists() {
+        return (None, Status::Missing { path: Some(path) });
+    }
+    let started = Instant::now();
+    match load(&path) {
+        Ok(d) => {
+            let (forms, glosses) = d.entries();
+            let ms = started.elapsed().as_millis();
+            (
+                Some(d),
+                Status::Loaded {
+                    path,
+                    ms,
+                    forms,
+                    glosses,
+                },
+            )
+        }
+        Err(error) => {
+            tracing::warn!("{error}");
+            (None, Status::Broken { path, error })
+        }
+    }
+});
+
+/// The dictionary's status (loading it on first call).
+pub fn status() -> &'static Status {
+    &STATE.1
+}
+
+/// The dictionary, when installed and readable (loading it on first call).
+pub fn dictionary() -> Option<&'static Dictionary> {
+    STATE.0.as_ref()
+}
+
+/// A word as the English table's key: lower case, single spaces.
+fn key(word: &str) -> String {
+    word.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// Reads both tables in `dir`. A malformed line is an error naming it: a damaged file is
+/// reported, not half used.
+pub fn load(dir: &Path) -> Result<Dictionary, String> {
+    let table = |name: &str| {
+        let path = dir.join(name);
+        let text = crate::util::fs::read_regular(&path, 256 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
+        Table::new(text).map_err(|e| format!("{}: {e}", path.display()))
+    };
+    Ok(Dictionary {
+        ja: table("ja.tsv")?,
+        en: table("en.tsv")?,
+    })
+}
+
+impl Dictionary {
+    /// English translations of a Japanese word, best first.
+    pub fn to_english(&self, word: &str) -> Vec<Translation> {
+        choose(self.ja.get(&crate::text::normalize(word)))
+    }
+
+    /// Japanese translations of an English word or phrase, best first: its noun senses, else
+    /// its singular's, else its verb senses ("to ...").
+    pub fn to_japanese(&self, phrase: &str) -> Vec<Translation> {
+        let k = key(phrase);
+        let mut found = self.en.get(&k);
+        if found.is_empty()
+            && let Some(s) = singular(&k)
+        {
+            found = self.en.get(&s);
+        }
+        if found.is_empty() {
+            found = self.en.get(&format!("to {k}"));
+        }
+        choose(found)
+    }
+
+    /// Written forms and glosses in the two tables.
+    pub fn entries(&self) -> (usize, usize) {
+        (self.ja.len(), self.en.len())
+    }
+}
+
+/// An English plural's singular ("rates" -> "rate", "policies" -> "policy"), if it is one.
+fn singular(word: &str) -> Option<String> {
+    if word.contains(' ') || word.len() < 4 {
+        return None;
+    }
+    if let Some(stem) = word.strip_suffix("ies") {
+        return Some(format!("{stem}y"));
+    }
+    if word.ends_with("ss") {
+        return None;
+    }
+    word.strip_suffix('s').map(str::to_string)
+}
+
+/// The best few of `candidates` (`(score, text)`, best first) as translations: within
+/// `RELATIVE_FLOOR` of the best, at most `MAX_TRANSLATIONS`, weighed by `BEST_WEIGHT`.
+fn choose(candidates: Vec<(f64, &str)>) -> Vec<Translation> {
+    let best = candidates.first().map_or(0.0, |c| c.0);
+    candidates
+        .into_iter()
+        .filter(|c| c.0 >= best * RELATIVE_FLOOR)
+        .take(MAX_TRANSLATIONS)
+        .map(|(score, text)| Translation {
+            text: text.to_string(),
+            weight: BEST_WEIGHT * score,
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const JA: &str = "住所\t1.000:address\t0.741:residence\t0.588:domicile\n\
+率\t1.000:rate\t0.741:ratio\t0.588:proportion\t0.488:percentage\n\
+量産\t1.000:mass production\n";
+    const EN: &str = "address\t1.000:住所\t1.000:アドレス\t0.400:挨拶\n\
+mass production\t1.000:量産\t0.600:大量生産\n\
+rate\t1.000:率\n\
+to migrate\t1.000:移行する\n\
+workaround\t0.600:回避策\n";
+
+    fn dict() -> Dictionary {
+        Dictionary {
+            ja: Table::new(JA.into()).expect("a valid sample"),
+            en: Table::new(EN.into()).expect("a valid sample"),
+        }
+    }
+
+    #[test]
+    fn a_far_weaker_sense_is_not_a_translation() {
+        let got = dict().to_japanese("Address");
+        let texts: Vec<&str> = got.iter().map(|t| t.text.as_str()).collect();
+        assert_eq!(
+            texts,
+            ["住所", "アドレス"],
+            "挨拶 (a speech) is below the floor: {got:?}"
+        );
+        assert!(got.iter().all(|t| t.weight <= BEST_WEIGHT));
+    }
+
+    #[test]
+    fn phrases_plurals_and_verbs_translate() {
+        let d = dict();
+        let mass = d.to_japanese("mass production");
+        assert_eq!(mass[0].text, "量産", "{mass:?}");
+        assert!(mass[1].weight < mass[0].weight);
+        assert_eq!(d.to_japanese("rates")[0].text, "率");
+        assert_eq!(
+            d.to_japanese("migrate")[0].text,
+            "移行する",
+            "a verb sense when no noun has it"
+        );
+        assert!(d.to_japanese("absent").is_empty());
+    }
+
+    #[test]
+    fn japanese_to_english_keeps_the_best_few() {
+        let got = dict().to_english("率");
+        assert_eq!(got.len(), MAX_TRANSLATIONS, "{got:?}");
+        assert_eq!(got[0].text, "rate");
+        assert!(dict().to_english("存在しない").is_empty());
+    }
+
+    #[test]
+    fn a_damaged_table_is_named_by_line() {
+        let err = Table::new("b\t1.0:x\na\t1.0:y\n".into()).err().expect("an error");
+        assert!(err.contains("line 2") && err.contains("order"), "{err}");
+        let err = Table::new("a\t1.0:x\nb\n".into()).err().expect("an error");
+        assert!(err.contains("line 2"), "{err}");
+        let err = Table::new("a\tnot-a-score\n".into()).err().expect("an error");
+        assert!(err.contains("score:text"), "{err}");
+    }
+}
