@@ -102,6 +102,10 @@ pub struct Hit {
     /// Where it lives: `#channel`, a wiki section, a room name.
     pub location: String,
     pub author: Option<String>,
+    /// The author's id in the source (a Slack user id), when it gives one: mentions of that id
+    /// in other hits are shown by the author's name (`pipeline::mentions`).
+    #[serde(skip)]
+    pub author_id: Option<String>,
     pub timestamp: Option<DateTime<Utc>>,
     pub url: Option<String>,
     /// The text of the hit (the whole message, or a page's passage or full text).
@@ -127,6 +131,7 @@ impl Hit {
             title: String::new(),
             location: String::new(),
             author: None,
+            author_id: None,
             timestamp: None,
             url: None,
             text: text.into(),

@@ -254,6 +254,7 @@ impl Engine {
                 deadline.saturating_sub(start.elapsed()),
             )
             .await;
+            super::mentions::resolve(&mut outcomes);
             // Ranking, dedup and composition are CPU work over every hit: they run on a blocking
             // thread, so that one heavy ask never stalls the async workers that serve every
             // other client.

@@ -1,5 +1,5 @@
 //! The stages a question goes through, in order: `intent` and `query` (what is asked), `ask`
-//! (the engine: plan per source, fan-out, broadening), `rank`, `dedup`, `conflict`,
+//! (the engine: plan per source, fan-out, broadening), `mentions` (chat mentions by name), `rank`, `dedup`, `conflict`,
 //! `confidence` and `answer` (what is said).
 
 pub mod answer;
@@ -8,6 +8,7 @@ pub mod confidence;
 pub mod conflict;
 pub mod dedup;
 pub mod intent;
+pub mod mentions;
 pub mod query;
 pub mod rank;
 pub mod verdict;

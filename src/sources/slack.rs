@@ -241,7 +241,10 @@ pub fn parse_markdown(source: &str, md: &str) -> Result<MarkdownPage, SourceErro
         let mut h = message_hit(source, &channel, &ts, &body);
         h.native_rank = rank;
         if let Some(from) = get("From") {
-            h.author = Some(from.split(" (ID:").next().unwrap_or(&from).trim().to_string());
+            let (name, id) = from.split_once(" (ID:").unwrap_or((&from, ""));
+            h.author = Some(name.trim().to_string());
+            let id = id.trim().trim_end_matches(')').trim();
+            h.author_id = (!id.is_empty()).then(|| id.to_string());
         }
         let thread_ts = get("Thread_ts").or_else(|| {
             permalink.as_deref().and_then(|p| {
@@ -299,6 +302,7 @@ pub fn parse_csv(source: &str, csv_text: &str, limit: usize) -> Result<SourceRes
             headers.iter().collect::<Vec<_>>().join(",")
         )));
     };
+    let c_user_id = col("UserID");
     let (c_real, c_user, c_thread, c_time, c_cursor) = (
         col("RealName"),
         col("UserName"),
@@ -325,6 +329,7 @@ pub fn parse_csv(source: &str, csv_text: &str, limit: usize) -> Result<SourceRes
         let mut h = message_hit(source, &channel, ts, get(Some(c_text)).unwrap_or(""));
         h.native_rank = rank;
         h.author = get(c_real).or(get(c_user)).map(str::to_string);
+        h.author_id = get(c_user_id).map(str::to_string);
         h.thread = Some(format!("{channel}/{}", get(c_thread).unwrap_or(ts)));
         if h.timestamp.is_none() {
             h.timestamp = get(c_time).and_then(parse_loose_time);
@@ -352,6 +357,7 @@ mod tests {
         let h = &p.hits[0];
         assert_eq!(h.id, "slack:pricing/1761905400.000200");
         assert_eq!(h.author.as_deref(), Some("Aiko Tanaka"));
+        assert_eq!(h.author_id.as_deref(), Some("U01"), "the id, for naming mentions of it");
         assert_eq!(h.text, "We go with $49 & @U02 agrees, see #finance\nsecond line");
         assert_eq!(h.location, "#pricing");
         assert_eq!(h.timestamp.unwrap().timestamp(), 1761905400);
@@ -385,6 +391,7 @@ mod tests {
         assert!(r.truncated);
         assert_eq!(r.hits[0].text, "Price is $49, final");
         assert_eq!(r.hits[1].author.as_deref(), Some("ken"));
+        assert_eq!(r.hits[1].author_id.as_deref(), Some("U02"));
         assert_eq!(r.hits[1].text, "ok <3");
         assert_eq!(r.hits[1].thread.as_deref(), Some("pricing/1761905400.000200"));
         assert!(parse_csv("slack", "", 10).unwrap().hits.is_empty());
