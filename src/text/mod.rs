@@ -381,19 +381,15 @@ enum Unit {
 /// adjectives count by their base form (進んでる -> 進む) unless they are light (する, ある);
 /// adverbs only when written with kanji. Particles, auxiliaries, pronouns, interrogatives and
 /// dependent words are no unit.
-fn japanese_units(run: &str, ms: Vec<morph::Morpheme>) -> Vec<Unit> {
+fn japanese_units(run: &str, mut ms: Vec<morph::Morpheme>) -> Vec<Unit> {
     use morph::Class;
     let only_kana = |t: &str| t.chars().all(|c| script(c) == Script::Hiragana);
     let has_kanji = |t: &str| t.chars().any(|c| script(c) == Script::Han);
-    let ms: Vec<morph::Morpheme> = ms
-        .into_iter()
-        .map(|mut m| {
-            if JA_INTERROGATIVE.contains(&&run[m.start..m.end]) {
-                m.class = Class::Function;
-            }
-            m
-        })
-        .collect();
+    for m in &mut ms {
+        if JA_INTERROGATIVE.contains(&&run[m.start..m.end]) {
+            m.class = Class::Function;
+        }
+    }
     let compound_part = |c: Class| matches!(c, Class::Noun | Class::Suffix | Class::Prefix);
     let mut out = Vec::new();
     let mut i = 0;

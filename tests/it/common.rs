@@ -31,8 +31,12 @@ pub fn bin() -> &'static str {
 
 /// Runs the built binary from the repository root: (exit status, stdout, stderr).
 pub fn run(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin())
-        .args(args)
+    output(Command::new(bin()).args(args))
+}
+
+/// Runs `cmd` from the repository root without `RUST_LOG`: (exit status, stdout, stderr).
+fn output(cmd: &mut Command) -> (i32, String, String) {
+    let out = cmd
         .current_dir(repo())
         .env_remove("RUST_LOG")
         .output()
@@ -139,16 +143,5 @@ pub fn language_data(what: &str) -> PathBuf {
 
 /// Runs the built binary from the repository root with `SAGASU_DATA` set to `data`.
 pub fn run_with_data(data: &Path, args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(bin())
-        .args(args)
-        .current_dir(repo())
-        .env_remove("RUST_LOG")
-        .env("SAGASU_DATA", data)
-        .output()
-        .expect("run sagasu");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
+    output(Command::new(bin()).args(args).env("SAGASU_DATA", data))
 }
