@@ -66,6 +66,11 @@ struct RawQuestion {
     /// as any unlisted id does, but a judging pool need not show them again.
     #[serde(default)]
     not_relevant: Vec<String>,
+    /// The language its grade-2 evidence is written in (an extension, written by
+    /// `scripts/evidence-lang`): a question whose evidence is in the other language is
+    /// reported as cross-language.
+    #[serde(default)]
+    evidence_lang: Option<Lang>,
 }
 
 /// One golden question, validated.
@@ -85,6 +90,15 @@ pub struct Question {
     pub as_of: DateTime<Utc>,
     /// Ids judged not relevant (grade 0, recorded so a judging pool skips them).
     pub not_relevant: Vec<String>,
+    /// The language its grade-2 evidence is written in, when the set says.
+    pub evidence_lang: Option<Lang>,
+}
+
+impl Question {
+    /// Whether the set says its answer lives in the other language (`None`: it does not say).
+    pub fn cross_language(&self) -> Option<bool> {
+        self.evidence_lang.map(|l| l != self.lang)
+    }
 }
 
 /// A golden set: its file, the workspace it is written for, and its questions.
@@ -209,6 +223,7 @@ pub fn load(path: &Path, config: Option<&Config>) -> Result<(GoldenSet, Vec<Diag
             unanswerable: q.unanswerable,
             as_of: q.as_of.or(raw.as_of).unwrap_or_default(),
             not_relevant: q.not_relevant.clone(),
+            evidence_lang: q.evidence_lang,
         });
     }
     let workspace = raw.workspace.as_ref().map(|w| {
@@ -293,6 +308,21 @@ mod tests {
             "{err}"
         );
         assert!(err.contains("`nocolon` is not a hit id"), "{err}");
+    }
+
+    #[test]
+    fn the_language_of_the_evidence_says_whether_a_question_crosses_languages() {
+        let q = |extra: &str| {
+            let (_d, p) = write(&format!(
+                "name: t\nas_of: 2026-11-20T09:00:00Z\nquestions:\n  - id: q1\n    question: \"What?\"\n    lang: en\n    intent: decision\n    relevant: {{\"slack:a/1761905400.000200\": 2}}\n{extra}"
+            ));
+            load(&p, None).map(|(s, _)| s.questions[0].cross_language())
+        };
+        assert_eq!(q("").unwrap(), None);
+        assert_eq!(q("    evidence_lang: ja\n").unwrap(), Some(true));
+        assert_eq!(q("    evidence_lang: en\n").unwrap(), Some(false));
+        let err = q("    evidence_lang: de\n").unwrap_err().to_string();
+        assert!(err.contains("unknown variant `de`"), "{err}");
     }
 
     #[test]

@@ -22,6 +22,8 @@ pub struct Side {
     pub by_lang: BTreeMap<Lang, Metrics>,
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub by_set: BTreeMap<String, Metrics>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_reach: BTreeMap<String, Metrics>,
     /// For `compare`: the questions whose quality moved most, best gain first.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<Change>,
@@ -50,6 +52,10 @@ pub struct Report {
     /// the generalisation gap.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub by_set: BTreeMap<String, Metrics>,
+    /// `same-language` and `cross-language` questions (an extension), when the sets mark the
+    /// language of each question's evidence (`evidence_lang`).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub by_reach: BTreeMap<String, Metrics>,
     pub baseline: Option<Side>,
     pub compare: Option<Side>,
     pub questions: Vec<QuestionResult>,
@@ -112,6 +118,7 @@ pub fn side(
         by_intent: b.by_intent,
         by_lang: b.by_lang,
         by_set: b.by_set,
+        by_reach: b.by_reach,
         changed,
     }
 }
@@ -330,6 +337,20 @@ fn groups(r: &Report) -> Vec<(String, Table)> {
         })
         .collect();
     out.push(("By language".to_string(), group(r, "lang", rows)));
+    if !r.by_reach.is_empty() {
+        let rows = r
+            .by_reach
+            .iter()
+            .map(|(k, m)| {
+                let others = sides.iter().map(|s| s.by_reach.get(k).unwrap_or(&empty)).collect();
+                (k.clone(), m, others)
+            })
+            .collect();
+        out.push((
+            "By the language of the evidence".to_string(),
+            group(r, "evidence", rows),
+        ));
+    }
     if !r.by_set.is_empty() {
         // In the order the sets were given; the first is the reference for the gap.
         let rows = r

@@ -165,6 +165,7 @@ pub async fn evaluate(
         by_intent: b.by_intent,
         by_lang: b.by_lang,
         by_set: b.by_set,
+        by_reach: b.by_reach,
         baseline,
         compare,
         confusion: confusion(&main),

@@ -22,6 +22,10 @@ pub struct QuestionResult {
     #[serde(skip_serializing_if = "String::is_empty")]
     pub set: String,
     pub lang: Lang,
+    /// Whether the question's answer lives in the other language, when its set says
+    /// (`evidence_lang`); an extension.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cross_language: Option<bool>,
     pub intent_expected: Intent,
     pub intent_predicted: Option<Intent>,
     pub ndcg_at_10: Option<f64>,
@@ -254,6 +258,7 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
         id: q.id.clone(),
         set: String::new(),
         lang: q.lang,
+        cross_language: q.cross_language(),
         intent_expected: q.intent,
         intent_predicted: error.is_none().then_some(r.intent.intent),
         ndcg_at_10: ndcg,
@@ -343,14 +348,27 @@ pub struct Breakdown {
     pub by_intent: BTreeMap<Intent, Metrics>,
     pub by_lang: BTreeMap<Lang, Metrics>,
     pub by_set: BTreeMap<String, Metrics>,
+    /// `same-language` and `cross-language` questions, when the sets say which are which.
+    pub by_reach: BTreeMap<String, Metrics>,
 }
+
+/// The group of a question whose answer lives in the other language, and of the others.
+pub const CROSS_LANGUAGE: &str = "cross-language";
+pub const SAME_LANGUAGE: &str = "same-language";
 
 pub fn breakdown(results: &[QuestionResult]) -> Breakdown {
     let all: Vec<&QuestionResult> = results.iter().collect();
     let mut by_intent: BTreeMap<Intent, Vec<&QuestionResult>> = BTreeMap::new();
     let mut by_lang: BTreeMap<Lang, Vec<&QuestionResult>> = BTreeMap::new();
     let mut by_set: BTreeMap<&str, Vec<&QuestionResult>> = BTreeMap::new();
+    let mut by_reach: BTreeMap<&str, Vec<&QuestionResult>> = BTreeMap::new();
     for r in results {
+        if let Some(cross) = r.cross_language {
+            by_reach
+                .entry(if cross { CROSS_LANGUAGE } else { SAME_LANGUAGE })
+                .or_default()
+                .push(r);
+        }
         by_intent.entry(r.intent_expected).or_default().push(r);
         by_lang.entry(r.lang).or_default().push(r);
         by_set.entry(r.set.as_str()).or_default().push(r);
@@ -368,6 +386,10 @@ pub fn breakdown(results: &[QuestionResult]) -> Breakdown {
         } else {
             BTreeMap::new()
         },
+        by_reach: by_reach
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), aggregate(&v)))
+            .collect(),
     }
 }
 
@@ -442,6 +464,7 @@ mod tests {
             unanswerable: relevant.is_empty(),
             as_of: Default::default(),
             not_relevant: Vec::new(),
+            evidence_lang: None,
         }
     }
 
