@@ -111,6 +111,10 @@ pub struct AskResponse {
     /// translations that also count for it (shown by `--explain`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub terms: Vec<Vec<String>>,
+    /// The words the keyword sources were sent: in the question's language, then (when it has words
+    /// there) in the other language, each a query of its own (an extension of the contract).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queries: Vec<String>,
     /// Where the answer's own prose ends in `answer` (a byte offset): what follows is the
     /// source list, notes and disclosure lines. Not part of the contract object.
     #[serde(skip)]
@@ -286,6 +290,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
                 c.alternatives
                     .iter()
                     .map(|(toks, w)| {
+                        let toks: Vec<String> = toks.iter().map(|t| shown_term(t)).collect();
                         if *w < 1.0 {
                             format!("{} ({w:.2})", toks.join(" "))
                         } else {
@@ -295,6 +300,18 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
                     .collect()
             })
             .collect(),
+        queries: std::iter::once(input.analysis.search_text(true))
+            .chain(input.analysis.other_language_text())
+            .filter(|q| !q.trim().is_empty())
+            .collect(),
+    }
+}
+
+/// A question term as a person reads it: a value term (`Value::term`) as "[date 12-15]".
+fn shown_term(t: &str) -> String {
+    match t.strip_prefix(crate::text::values::VALUE_TERM_MARK) {
+        Some(v) => format!("[{}]", v.replacen(':', " ", 1).to_lowercase()),
+        None => t.to_string(),
     }
 }
 
@@ -714,7 +731,8 @@ fn disclosure(reports: &[SourceReport], a: &Analysis) -> String {
         .map(|r| match (&r.note, r.total) {
             (Some(n), _) => format!("{} ({n})", r.name),
             (None, Some(t)) if t > r.hits => format!("{} (read the best {} of {t} matches)", r.name, r.hits),
-            (None, _) => format!("{} (stopped at its limit of {} results)", r.name, r.hits),
+            // Its limit is per query (a source may be asked in both languages): say what was read.
+            (None, _) => format!("{} (stopped at its limit; read {} results)", r.name, r.hits),
         })
         .collect();
     if !cut.is_empty() {
@@ -847,6 +865,12 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
             out.push_str("\n**Question terms** (each with what else counts for it, and its weight)\n");
             for t in &r.terms {
                 out.push_str(&format!("- {}\n", t.join(" | ")));
+            }
+        }
+        if !r.queries.is_empty() {
+            out.push_str("\n**Queries** (each sent to the sources on its own, in parallel)\n");
+            for q in &r.queries {
+                out.push_str(&format!("- {q}\n"));
             }
         }
         if !r.lead_reason.is_empty() {

@@ -192,6 +192,9 @@ impl Engine {
             };
             let q = SourceQuery {
                 text,
+                // The question in the other language, as a query of its own: evidence in that
+                // language gets its own place in what the source returns.
+                alternates: analysis.other_language_text().into_iter().collect(),
                 phrases: Vec::new(),
                 channel: if tool_source { None } else { analysis.channel.clone() },
                 user: if tool_source { None } else { analysis.user.clone() },

@@ -264,6 +264,10 @@ fn count_units(
     vocabulary: bool,
     conclusions: Option<&Lexicon>,
 ) -> (Vec<Unit>, FxHashSet<String>) {
+    // The question states a value: passages are read for their values too (`Value::term`).
+    let values = terms
+        .keys()
+        .any(|t| t.starts_with(crate::text::values::VALUE_TERM_MARK));
     let one = |i: usize, h: &Hit, out: &mut Vec<Unit>, vocab: &mut FxHashSet<String>| {
         let conclusion = h.kind == EvidenceKind::Chat && conclusions.is_some_and(|l| is_conclusion(&h.text, l));
         let ranges = if h.text.len() > 900 && h.text.chars().count() > 900 {
@@ -304,6 +308,13 @@ fn count_units(
                 });
                 if p == passage_part {
                     shape = part_shape;
+                }
+                if values {
+                    for v in crate::text::values::extract(&part) {
+                        if let Some(&id) = terms.get(&v.term()) {
+                            found.push(id);
+                        }
+                    }
                 }
             }
             found.sort_unstable();
@@ -837,19 +848,33 @@ pub(crate) fn round3(x: f64) -> f64 {
 }
 
 /// The distinct tokens of a text.
-fn token_set(text_: &str) -> FxHashSet<String> {
+/// The tokens of a text, and the terms of the values it states (`Value::term`) when the
+/// question states one (`values`).
+fn token_set(text_: &str, values: bool) -> FxHashSet<String> {
     let mut toks: FxHashSet<String> = FxHashSet::default();
     text::for_each_token(text_, |t, _, _| {
         if !toks.contains(t) {
             toks.insert(t.to_string());
         }
     });
+    if values {
+        toks.extend(text::values::extract(text_).iter().map(|v| v.term()));
+    }
     toks
+}
+
+/// Whether the question states a value that ranking matches in any spelling.
+fn states_value(analysis: &Analysis) -> bool {
+    analysis
+        .concepts
+        .iter()
+        .flat_map(|c| &c.alternatives)
+        .any(|(alt, _)| alt.iter().any(|t| t.starts_with(text::values::VALUE_TERM_MARK)))
 }
 
 /// How many of the question's concepts `text` covers (for choosing answer sentences).
 pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
-    let toks = token_set(text_);
+    let toks = token_set(text_, states_value(analysis));
     analysis
         .concepts
         .iter()
@@ -865,7 +890,7 @@ pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
 /// share of words present, a synonym or translation counting at least
 /// `ALTERNATIVE_COVERAGE_FLOOR` (as coverage counts it; without fuzzy stand-ins).
 pub fn concept_matches(text_: &str, analysis: &Analysis) -> Vec<f64> {
-    let toks = token_set(text_);
+    let toks = token_set(text_, states_value(analysis));
     analysis
         .concepts
         .iter()

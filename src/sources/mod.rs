@@ -39,6 +39,10 @@ pub struct SourceQuery {
     pub before: Option<DateTime<Utc>>,
     /// Most hits wanted.
     pub limit: usize,
+    /// The same search in other words (the question in the other language): each is sent as
+    /// a query of its own, with the same filters and limit, in parallel with `text`, and the
+    /// hits are merged (`merge`).
+    pub alternates: Vec<String>,
 }
 
 impl SourceQuery {
@@ -160,6 +164,90 @@ pub fn parse_json(text: &str) -> Result<serde_json::Value, SourceError> {
     })
 }
 
+/// Runs a query and its `alternates` on one source, in parallel, and merges what they found.
+pub async fn search_all_words(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, SourceError> {
+    if q.alternates.is_empty() {
+        return search(conn, q).await;
+    }
+    let queries: Vec<SourceQuery> = std::iter::once(q.text.clone())
+        .chain(q.alternates.iter().cloned())
+        .map(|text| SourceQuery {
+            text,
+            alternates: Vec::new(),
+            ..q.clone()
+        })
+        .collect();
+    let results = futures::future::join_all(queries.iter().map(|q| search(conn, q))).await;
+    merge(results)
+}
+
+/// One result from the results of a query and its alternates (the first is the query's own):
+/// the hits of each in turn, a hit found again kept once (with the higher of its native
+/// scores), each query's hits keeping their own rank. What failed is said in the note while
+/// another query found something; when every query failed, the first query's error stands.
+pub fn merge(results: Vec<Result<SourceResult, SourceError>>) -> Result<SourceResult, SourceError> {
+    let mut out: Option<SourceResult> = None;
+    let mut failed: Vec<String> = Vec::new();
+    let mut first_error: Option<SourceError> = None;
+    for (i, r) in results.into_iter().enumerate() {
+        let res = match r {
+            Ok(res) => res,
+            Err(e) => {
+                failed.push(if i == 0 {
+                    format!("the query failed ({e})")
+                } else {
+                    format!("the query in other words failed ({e})")
+                });
+                first_error.get_or_insert(e);
+                continue;
+            }
+        };
+        let Some(acc) = out.as_mut() else {
+            out = Some(res);
+            continue;
+        };
+        for h in res.hits {
+            match acc.hits.iter_mut().find(|x| x.id == h.id) {
+                Some(x) => {
+                    x.native_score = match (x.native_score, h.native_score) {
+                        (Some(a), Some(b)) => Some(a.max(b)),
+                        (a, b) => a.or(b),
+                    };
+                    x.native_rank = x.native_rank.min(h.native_rank);
+                }
+                None => acc.hits.push(h),
+            }
+        }
+        acc.truncated |= res.truncated;
+        acc.total = match (acc.total, res.total) {
+            (Some(a), Some(b)) => Some(a.max(b)),
+            (a, b) => a.or(b),
+        };
+        acc.unreadable += res.unreadable;
+        if let Some(n) = res.note
+            && acc.note.as_deref() != Some(n.as_str())
+        {
+            acc.note = Some(match acc.note.take() {
+                Some(a) => format!("{a}; {n}"),
+                None => n,
+            });
+        }
+    }
+    match out {
+        None => Err(first_error.unwrap_or_else(|| SourceError::Unsupported("no query to run".into()))),
+        Some(mut acc) => {
+            if !failed.is_empty() {
+                let f = failed.join("; ");
+                acc.note = Some(match acc.note.take() {
+                    Some(a) => format!("{a}; {f}"),
+                    None => f,
+                });
+            }
+            Ok(acc)
+        }
+    }
+}
+
 /// Runs one search on one source with the adapter for its kind.
 pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, SourceError> {
     use crate::config::SourceKind;
@@ -169,5 +257,71 @@ pub async fn search(conn: &Connection, q: &SourceQuery) -> Result<SourceResult, 
         SourceKind::Rocketchat => rocketchat::search(conn, q).await,
         SourceKind::Tools => tools::search(conn, q).await,
         SourceKind::Generic => generic::search(conn, q).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hit::EvidenceKind;
+
+    fn found(ids: &[(&str, f64)], truncated: bool, note: Option<&str>) -> Result<SourceResult, SourceError> {
+        Ok(SourceResult {
+            hits: ids
+                .iter()
+                .enumerate()
+                .map(|(rank, (id, score))| {
+                    let mut h = Hit::new("s", id, EvidenceKind::Chat, *id);
+                    h.native_rank = rank;
+                    h.native_score = Some(*score);
+                    h
+                })
+                .collect(),
+            truncated,
+            total: Some(ids.len()),
+            note: note.map(str::to_string),
+            unreadable: 1,
+        })
+    }
+
+    #[test]
+    fn merged_queries_keep_each_hit_once() {
+        let r = merge(vec![
+            found(&[("a", 0.5), ("b", 0.4)], false, Some("searched 3 of 4 rooms")),
+            found(&[("c", 0.9), ("a", 0.8)], true, Some("searched 3 of 4 rooms")),
+        ])
+        .expect("both found");
+        let ids: Vec<&str> = r.hits.iter().map(|h| h.id.as_str()).collect();
+        assert_eq!(ids, ["s:a", "s:b", "s:c"]);
+        assert_eq!(r.hits[0].native_score, Some(0.8), "the better of its scores");
+        assert_eq!(r.hits[2].native_rank, 0, "its own query's rank");
+        assert!(r.truncated);
+        assert_eq!(r.unreadable, 2);
+        assert_eq!(r.note.as_deref(), Some("searched 3 of 4 rooms"), "the same note once");
+    }
+
+    #[test]
+    fn a_failed_query_is_said_while_another_found_something() {
+        let r = merge(vec![
+            Err(SourceError::Timeout(std::time::Duration::from_secs(2))),
+            found(&[("a", 0.5)], false, None),
+        ])
+        .expect("the other query found");
+        assert_eq!(r.hits.len(), 1);
+        assert!(
+            r.note.as_deref().is_some_and(|n| n.contains("timed out")),
+            "{:?}",
+            r.note
+        );
+        let err = merge(vec![
+            Err(SourceError::Auth("bad token".into())),
+            Err(SourceError::Timeout(std::time::Duration::from_secs(2))),
+        ])
+        .expect_err("both failed");
+        assert_eq!(
+            err,
+            SourceError::Auth("bad token".into()),
+            "the query's own error stands"
+        );
     }
 }

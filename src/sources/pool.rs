@@ -181,7 +181,9 @@ impl SourcePool {
                 // A source whose every slot is taken (its earlier calls hang) is waited for no
                 // longer than its own timeout, and the wait counts against the ask's deadline.
                 let wait = c.config.timeout.min(deadline);
-                let r = match tokio::time::timeout(wait, limit.acquire_owned()).await {
+                // One slot per query sent (a query in other words is a call of its own).
+                let calls = (1 + q.alternates.len()).min(DEFAULT_CONCURRENCY) as u32;
+                let r = match tokio::time::timeout(wait, limit.acquire_many_owned(calls)).await {
                     Err(_) => Err(SourceError::Busy {
                         running: DEFAULT_CONCURRENCY,
                         waited: wait,
@@ -189,7 +191,7 @@ impl SourcePool {
                     Ok(Err(_)) => return SourceOutcome::skipped(&name, "shutting down"),
                     Ok(Ok(_permit)) => {
                         let left = deadline.saturating_sub(start.elapsed());
-                        match tokio::time::timeout(left, crate::sources::search(c, &q)).await {
+                        match tokio::time::timeout(left, crate::sources::search_all_words(c, &q)).await {
                             Ok(r) => r,
                             Err(_) => Err(SourceError::Timeout(deadline)),
                         }

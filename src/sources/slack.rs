@@ -412,6 +412,7 @@ mod tests {
             before: Some(t("2026-11-01")),
             phrases: vec!["per seat".into()],
             limit: 5,
+            ..Default::default()
         };
         assert_eq!(
             hosted_query(&q),

@@ -11,6 +11,7 @@ pub mod index;
 pub mod jmdict;
 pub mod morph;
 pub mod synonyms;
+pub mod table;
 pub mod values;
 
 use std::sync::LazyLock;
@@ -494,6 +495,28 @@ pub fn japanese_words(text: &str) -> Option<Vec<String>> {
             })
             .collect(),
     )
+}
+
+/// The members of a Japanese compound as `japanese_units` cuts it (量産判定会議 -> 量産, 判定,
+/// 会議), or `None` without a dictionary or when `word` is not a compound of two or more.
+pub fn compound_members(word: &str) -> Option<Vec<String>> {
+    if !morph::available() || !is_japanese(word) {
+        return None;
+    }
+    let norm = normalize(word);
+    let units = japanese_units(&norm, morph::analyse(&norm)?);
+    let members: Vec<String> = units
+        .iter()
+        .flat_map(|u| match u {
+            Unit::Compound(m) => m
+                .iter()
+                .filter(|x| x.2)
+                .map(|x| norm[x.0..x.1].to_string())
+                .collect::<Vec<_>>(),
+            Unit::Word { base, .. } => vec![base.clone()],
+        })
+        .collect();
+    (members.len() >= 2).then_some(members)
 }
 
 /// The token strings of `text`, in order (duplicates kept).

@@ -39,6 +39,78 @@ pub struct Value {
     pub end: usize,
 }
 
+impl Value {
+    /// The value as one index term, the same in either language and any spelling ("Dec 15" and
+    /// "12月15日", "2.3%" and "2.3 %"): ranking matches a question's value with it. It starts with
+    /// a control character, which no token of text ever holds.
+    pub fn term(&self) -> String {
+        format!("{VALUE_TERM_MARK}{:?}:{}", self.kind, self.canonical)
+    }
+
+    /// The value as a text in that language writes it ("Dec 15" / "12月15日", "$45" / "45円",
+    /// "90 days" / "90日"): what a search in that language can find. `None` for a bare number.
+    pub fn spelled(&self, japanese: bool) -> Option<String> {
+        let c = self.canonical.as_str();
+        Some(match self.kind {
+            ValueKind::Number => return None,
+            ValueKind::Percent => c.to_string(),
+            ValueKind::Date => {
+                let (m, d) = c.split_once('-')?;
+                let (m, d): (usize, u32) = (m.parse().ok()?, d.parse().ok()?);
+                let month = MONTHS.get(m.checked_sub(1)?)?;
+                if japanese {
+                    format!("{m}月{d}日")
+                } else {
+                    let mut name = month.to_string();
+                    name[..1].make_ascii_uppercase();
+                    format!("{name} {d}")
+                }
+            }
+            ValueKind::Money => {
+                let (cur, amount) = c.split_at(3.min(c.len()));
+                match (cur, japanese) {
+                    ("jpy", true) => format!("{amount}円"),
+                    ("jpy", false) => format!("¥{amount}"),
+                    ("usd", _) => format!("${amount}"),
+                    ("eur", _) => format!("€{amount}"),
+                    _ => format!("£{amount}"),
+                }
+            }
+            ValueKind::Duration => {
+                let (n, unit) = c.split_once(' ')?;
+                if japanese {
+                    let ja = match unit {
+                        "minute" => "分",
+                        "hour" => "時間",
+                        "day" => "日",
+                        "business-day" => "営業日",
+                        "week" => "週間",
+                        "month" => "か月",
+                        _ => "年",
+                    };
+                    format!("{n}{ja}")
+                } else {
+                    let unit = unit.replace('-', " ");
+                    if n == "1" {
+                        format!("{n} {unit}")
+                    } else {
+                        format!("{n} {unit}s")
+                    }
+                }
+            }
+        })
+    }
+
+    /// Whether the value names one thing by itself (a date, an amount, a share, a duration),
+    /// rather than being a bare number.
+    pub fn is_specific(&self) -> bool {
+        self.kind != ValueKind::Number
+    }
+}
+
+/// What every value term (`Value::term`) starts with.
+pub const VALUE_TERM_MARK: char = '\u{1}';
+
 const MONTHS: [&str; 12] = [
     "jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec",
 ];
@@ -201,6 +273,32 @@ pub fn fact_set(text: &str) -> std::collections::BTreeSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_value_is_spelled_as_either_language_writes_it_and_reads_back_the_same() {
+        let one = |t: &str| extract(t).into_iter().find(Value::is_specific).expect("a value");
+        for (text, en, ja) in [
+            ("Dec 15", "Dec 15", "12月15日"),
+            ("12月15日", "Dec 15", "12月15日"),
+            ("$1.64M", "$1640000", "$1640000"),
+            ("3000円", "¥3000", "3000円"),
+            ("2.3 %", "2.3%", "2.3%"),
+            ("90日間", "90 days", "90日"),
+            ("1 hour", "1 hour", "1時間"),
+        ] {
+            let v = one(text);
+            assert_eq!(v.spelled(false).as_deref(), Some(en), "{text}");
+            assert_eq!(v.spelled(true).as_deref(), Some(ja), "{text}");
+            for spelled in [en, ja] {
+                assert_eq!(one(spelled).term(), v.term(), "{text} as {spelled}");
+            }
+        }
+        assert_eq!(one_number("about 12").spelled(true), None);
+    }
+
+    fn one_number(t: &str) -> Value {
+        extract(t).into_iter().next().expect("a number")
+    }
 
     fn canon(t: &str) -> Vec<String> {
         extract(t)

@@ -122,3 +122,40 @@ fn a_damaged_jmdict_table_is_named_and_the_question_still_answered() {
     assert_eq!(code, 0, "{err}");
     assert!(!out.is_empty() && !err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn a_compound_without_an_entry_crosses_languages_member_by_member_in_a_query_of_its_own() {
+    language_data("ipadic");
+    let data = language_data("jmdict");
+    let (code, out, err) = run_with_data(&data, &["ask", "--explain", "量産判定会議の不良率は？"]);
+    assert_eq!(code, 0, "{err}");
+    // 不良率 has no JMdict entry: its members' translations stand for it, below the word.
+    let terms = question_terms(&out);
+    let line = terms
+        .lines()
+        .find(|l| {
+            l.split(" | ")
+                .next()
+                .is_some_and(|head| head.split_whitespace().any(|w| w == "不良率"))
+        })
+        .unwrap_or_else(|| panic!("{terms}"));
+    assert!(line.contains("rate ("), "{line}");
+    // The sources are sent the question in English too, as a query of its own.
+    let start = out
+        .find("**Queries**")
+        .unwrap_or_else(|| panic!("explain lists the queries: {out}"));
+    let queries: Vec<&str> = out[start..]
+        .lines()
+        .skip(1)
+        .take_while(|l| l.starts_with("- "))
+        .collect();
+    assert_eq!(queries.len(), 2, "{queries:?}");
+    assert!(
+        queries[0].contains("不良率") && !queries[0].contains("rate"),
+        "{queries:?}"
+    );
+    assert!(
+        queries[1].contains("rate") && !queries[1].contains("不良率"),
+        "{queries:?}"
+    );
+}

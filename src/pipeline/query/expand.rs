@@ -8,10 +8,27 @@ use super::words::ANSWER_TYPE_WORDS;
 
 /// Synonyms and translations of `keywords` from the lexicon's groups. A keyword matches a
 /// group member when their stems are equal (English) or one contains the other (Japanese,
-/// two characters or more).
+/// two characters or more). With the Japanese dictionary, "contains" means as a word of it
+/// (適格請求書 holds 請求書), never across a word boundary (一次回答 does not hold 次回); without
+/// it, as characters.
 pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
     let stems: Vec<Vec<String>> = keywords.iter().map(|k| text::terms(k)).collect();
     let normalized: Vec<String> = keywords.iter().map(|k| text::normalize(k)).collect();
+    let words = crate::text::morph::available();
+    // `outer` (with its terms, when known) holds `inner`: as characters first (cheap), then as
+    // one of its words.
+    let holds = |outer: &str, outer_terms: Option<&Vec<String>>, inner: &str| {
+        if !outer.contains(inner) {
+            return false;
+        }
+        if !words || outer == inner {
+            return true;
+        }
+        match outer_terms {
+            Some(t) => t.iter().any(|t| t == inner),
+            None => text::terms(outer).iter().any(|t| t == inner),
+        }
+    };
     let mut out: Vec<String> = Vec::new();
     for group in &lexicon.synonyms {
         let hit = group.iter().any(|member| {
@@ -23,7 +40,8 @@ pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
                 member.chars().count() >= 2
                     && normalized
                         .iter()
-                        .any(|k| k.contains(member.as_str()) || (k.chars().count() >= 2 && member.contains(k.as_str())))
+                        .zip(&stems)
+                        .any(|(k, ks)| holds(k, Some(ks), member) || (k.chars().count() >= 2 && holds(member, None, k)))
             }
         });
         if hit {

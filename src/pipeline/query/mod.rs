@@ -54,8 +54,14 @@ pub struct Analysis {
     pub answer_type: Option<Typed>,
     /// Content words as written (for the sources' own search engines).
     pub keywords: Vec<String>,
-    /// Synonyms and translations of the keywords (from `lexicon.yaml`).
+    /// Synonyms and translations of the keywords (from `lexicon.yaml`, and the surest of
+    /// JMdict's translations).
     pub expansions: Vec<String>,
+    /// The question in the other language, for a query of its own (`other_language_text`):
+    /// the expansions in the other language, and the keywords that have no translation but
+    /// read the same in both (names, codes, versions: Latin script or numbers).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub other_language: Vec<String>,
     pub phrases: Vec<String>,
     pub channel: Option<String>,
     pub user: Option<String>,
@@ -117,8 +123,18 @@ fn translations(words: &[String]) -> Vec<(String, Vec<crate::text::jmdict::Trans
             Vec::new()
         }
     };
-    let mut out: Vec<(String, Vec<crate::text::jmdict::Translation>)> =
-        words.iter().map(|w| (w.clone(), one(w))).collect();
+    let mut out: Vec<(String, Vec<crate::text::jmdict::Translation>)> = words
+        .iter()
+        .map(|w| {
+            let found = one(w);
+            if found.is_empty() && text::is_japanese(w) {
+                (w.clone(), by_members(w, d))
+            } else {
+                (w.clone(), found)
+            }
+        })
+        .collect();
+    let mut in_pair = vec![false; words.len()];
     for i in 1..words.len() {
         let (a, b) = (&words[i - 1], &words[i]);
         if !a.is_ascii() || !b.is_ascii() {
@@ -129,7 +145,13 @@ fn translations(words: &[String]) -> Vec<(String, Vec<crate::text::jmdict::Trans
             continue;
         }
         out.push((format!("{a} {b}"), pair.clone()));
+        // A pair that is an entry ("shut down", "mass production") means what the entry says,
+        // not what its words say apart ("down" is no 綿毛 there): its translations replace theirs.
         for k in [i - 1, i] {
+            if !in_pair[k] {
+                out[k].1.clear();
+                in_pair[k] = true;
+            }
             for t in &pair {
                 if !out[k].1.iter().any(|x| x.text == t.text) {
                     out[k].1.push(t.clone());
@@ -138,6 +160,33 @@ fn translations(words: &[String]) -> Vec<(String, Vec<crate::text::jmdict::Trans
         }
     }
     out
+}
+
+/// How much less sure a compound's translation put together from its members' is than a
+/// dictionary entry's (不良率 -> "defect rate": each member's first sense may not be the one the
+/// compound uses).
+const MEMBERS_WEIGHT: f64 = 0.8;
+
+/// A Japanese compound with no dictionary entry translated member by member (不良率 -> 不良 +
+/// 率 -> "defect rate"), each member by its surest translation, in the compound's order; members
+/// without one are left out and weigh the whole down. Nothing when no member translates.
+fn by_members(word: &str, d: &crate::text::jmdict::Dictionary) -> Vec<crate::text::jmdict::Translation> {
+    let Some(members) = text::compound_members(word) else {
+        return Vec::new();
+    };
+    let found: Vec<crate::text::jmdict::Translation> = members
+        .iter()
+        .filter_map(|m| d.to_english(m).into_iter().next())
+        .collect();
+    if found.is_empty() {
+        return Vec::new();
+    }
+    let share = found.len() as f64 / members.len() as f64;
+    let weight = found.iter().map(|t| t.weight).fold(f64::INFINITY, f64::min);
+    vec![crate::text::jmdict::Translation {
+        text: found.iter().map(|t| t.text.as_str()).collect::<Vec<_>>().join(" "),
+        weight: weight * share * MEMBERS_WEIGHT,
+    }]
 }
 
 fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<crate::text::jmdict::Translation>)>) {
@@ -197,7 +246,35 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
             Some(Concept { alternatives: alts })
         })
         .collect();
-    (concepts, translated)
+    (with_values(concepts, &a.keywords), translated)
+}
+
+/// The concepts with each value the keywords state (a date, an amount, a share, a duration) as
+/// one concept that its value term (`Value::term`) also stands for, so that "Dec 15" meets
+/// "12月15日" and "2.3%" meets "2.3 %". The concepts made of the value's words become that one.
+fn with_values(mut concepts: Vec<Concept>, keywords: &[String]) -> Vec<Concept> {
+    let said = keywords.join(" ");
+    for v in crate::text::values::extract(&said)
+        .into_iter()
+        .filter(|v| v.is_specific())
+    {
+        let words = text::terms(&said[v.start..v.end]);
+        if words.is_empty() {
+            continue;
+        }
+        let part_of_value = |c: &Concept| c.alternatives[0].0.iter().all(|t| words.contains(t));
+        let Some(at) = concepts.iter().position(part_of_value) else {
+            continue;
+        };
+        concepts.retain(|c| !part_of_value(c));
+        concepts.insert(
+            at.min(concepts.len()),
+            Concept {
+                alternatives: vec![(words, 1.0), (vec![v.term()], 1.0)],
+            },
+        );
+    }
+    concepts
 }
 
 impl Analysis {
@@ -206,14 +283,28 @@ impl Analysis {
         self.answer_type.as_ref().is_some_and(|t| kinds.contains(&t.kind))
     }
 
-    /// Keywords, phrases and expansions as one query string.
+    /// Keywords, phrases and (`with_expansions`) the expansions in the question's own language,
+    /// as one query string; the other language's are `other_language_text`.
     pub fn search_text(&self, with_expansions: bool) -> String {
         let mut parts: Vec<&str> = self.keywords.iter().map(String::as_str).collect();
         parts.extend(self.phrases.iter().map(String::as_str));
         if with_expansions {
-            parts.extend(self.expansions.iter().map(String::as_str));
+            parts.extend(
+                self.expansions
+                    .iter()
+                    .filter(|e| !self.other_language.contains(e))
+                    .map(String::as_str),
+            );
         }
         parts.join(" ")
+    }
+
+    /// The question in the other language as one query string, when it has words there.
+    pub fn other_language_text(&self) -> Option<String> {
+        self.other_language
+            .iter()
+            .any(|w| in_other_language(w, self.lang))
+            .then(|| self.other_language.join(" "))
     }
 }
 
@@ -274,6 +365,15 @@ pub fn focus(q: &str, intent: Intent) -> Option<ValueKind> {
         Some(ValueKind::Percent)
     } else {
         None
+    }
+}
+
+/// Whether `word` is written in the language that is not `lang` (Japanese for an English
+/// question; Latin letters for a Japanese one).
+fn in_other_language(word: &str, lang: Lang) -> bool {
+    match lang {
+        Lang::En => text::is_japanese(word),
+        Lang::Ja => !text::is_japanese(word) && word.chars().any(|c| c.is_ascii_alphabetic()),
     }
 }
 
@@ -456,6 +556,39 @@ fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, le
                 a.expansions.push(t.text.clone());
             }
         }
+    }
+    // The question in the other language: what translates, and what reads the same in both.
+    a.lang = language(question);
+    let crossed = |w: &String| in_other_language(w, a.lang);
+    a.other_language = a.expansions.iter().filter(|e| crossed(e)).cloned().collect();
+    if !a.other_language.is_empty() {
+        let translated = |k: &String| {
+            let ts = a.translations.iter().any(|(w, list)| w == k && !list.is_empty());
+            ts || expand(std::slice::from_ref(k), lexicon).iter().any(crossed)
+        };
+        // A value the question states, as the other language writes it ("Dec 15" -> 12月15日);
+        // its words are not carried as they are.
+        let said = a.keywords.join(" ");
+        let mut value_words: Vec<String> = Vec::new();
+        for v in text::values::extract(&said) {
+            if let Some(spelled) = v.spelled(a.lang == Lang::En) {
+                value_words.extend(text::terms(&said[v.start..v.end]));
+                a.other_language.push(spelled);
+            }
+        }
+        let in_value = |k: &String| {
+            let t = text::terms(k);
+            !t.is_empty() && t.iter().all(|t| value_words.contains(t))
+        };
+        let same_in_both = |k: &String| k.is_ascii() && k.chars().any(|c| c.is_ascii_alphanumeric());
+        let neutral: Vec<String> = a
+            .keywords
+            .iter()
+            .chain(&a.phrases)
+            .filter(|k| same_in_both(k) && !translated(k) && !in_value(k))
+            .cloned()
+            .collect();
+        a.other_language.extend(neutral);
     }
     let said = text::terms(&body);
     let mut seen = Vec::new();
@@ -678,6 +811,65 @@ mod tests {
             .find(|(t, _)| t[0] == "incid")
             .unwrap();
         assert_eq!(syn.1, EXPANSION_WEIGHT);
+    }
+
+    #[test]
+    fn the_other_language_is_a_query_of_its_own() {
+        let lx = lexicon();
+        // The lexicon translates "price" (価格): the English query keeps English words only, the
+        // Japanese one the translations and what reads the same in both ("v2").
+        let a = analyze("What did we decide about the v2 price?", now(), &lx);
+        let own = a.search_text(true);
+        assert!(own.contains("price") && !own.contains("価格"), "{own}");
+        let other = a.other_language_text().expect("a query in Japanese");
+        assert!(other.contains("価格") && other.contains("v2"), "{other}");
+        assert!(!other.contains("price"), "{other}");
+        // Nothing translates: no second query.
+        let a = analyze("zyxwv xqzjt", now(), &lx);
+        assert_eq!(a.other_language_text(), None);
+    }
+
+    #[test]
+    fn a_stated_value_is_one_concept_in_any_spelling() {
+        let lx = lexicon();
+        let a = analyze("What changed on the invoice of 2.3%?", now(), &lx);
+        let value = a
+            .concepts
+            .iter()
+            .find(|c| {
+                c.alternatives
+                    .iter()
+                    .any(|(t, _)| t[0].starts_with(text::values::VALUE_TERM_MARK))
+            })
+            .expect("the share is a value concept");
+        assert_eq!(
+            value.alternatives[1].0,
+            [format!("{}Percent:2.3%", text::values::VALUE_TERM_MARK)]
+        );
+        // Its words are no concepts of their own.
+        let words = &value.alternatives[0].0;
+        assert_eq!(
+            a.concepts.iter().filter(|c| c.alternatives[0].0 == *words).count(),
+            1,
+            "{:?}",
+            a.concepts
+        );
+    }
+
+    #[test]
+    fn a_compound_the_dictionary_lacks_is_translated_member_by_member() {
+        let Some(d) = text::jmdict::dictionary() else {
+            return; // without JMdict there is nothing to translate with (tests/it/language.rs installs it)
+        };
+        if !crate::text::morph::available() || !d.to_english("不良率").is_empty() {
+            return;
+        }
+        let found = by_members("不良率", d);
+        let [t] = found.as_slice() else {
+            panic!("one translation put together: {found:?}")
+        };
+        assert!(t.text.ends_with("rate") && t.text.contains(' '), "{t:?}");
+        assert!(t.weight < crate::text::jmdict::BEST_WEIGHT, "{t:?}");
     }
 
     #[test]

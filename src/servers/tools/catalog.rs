@@ -515,12 +515,12 @@ mod tests {
             tool(
                 "b",
                 "studio",
-                "News from artists, labels and studios, with charts and music playlists.",
+                "News from artists, labels, studios and venues, with weekly charts and music playlists.",
             ),
             tool(
                 "a",
                 "charts",
-                "Music charts and playlists, with news from artists, labels and studios.",
+                "Music charts and playlists, with weekly news from artists, labels, studios and venues.",
             ),
             tool("c", "adviser", "Recommendations and the best tips for anything."),
             tool("d", "lyrics", "Song lyrics."),
