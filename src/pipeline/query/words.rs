@@ -103,8 +103,6 @@ pub(super) const ANSWER_TYPE_WORDS: &[&str] = &[
     "ready",
     "進捗",
     "状況",
-    "準備状況",
-    "検討状況",
     "進み具合",
     // what a decision question wants to know ("what did we decide about CI?" is about CI)
     "decide",
