@@ -205,6 +205,9 @@ impl Unit {
 
 /// Weight of a pair of the question's words found side by side ("pro plan", "rate limit").
 const PROXIMITY_WEIGHT: f64 = 0.5;
+/// What a translation or synonym keeps of its weight when the pool has it only apart from the
+/// question's other concepts (`Counted::weigh_senses`).
+const UNMET_SENSE_SHARE: f64 = 0.5;
 
 /// Pairs of Latin-script words that stand side by side in the question.
 fn adjacent_pairs(question: &str) -> Vec<(String, String)> {
@@ -412,7 +415,8 @@ pub struct ConceptWeight {
 /// `rank_top`, with how the pool weighs each of the question's concepts (in `concepts` order).
 pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<Evidence>, Vec<ConceptWeight>) {
     let counted = Counted::of(&hits, cx);
-    let qconcepts = counted.question_tokens(&cx.analysis.concepts);
+    let mut qconcepts = counted.question_tokens(&cx.analysis.concepts);
+    counted.weigh_senses(&mut qconcepts);
     let concept_weights = counted.concept_weights(&qconcepts);
     let best = counted.best_units(&qconcepts, hits.len());
     let (weights, half_life) = effective_weights(cx);
@@ -535,6 +539,50 @@ impl Counted {
                     .collect()
             })
             .collect()
+    }
+
+    /// Sense choice by the pool: a translation or synonym that the pool has, but only in passages
+    /// that have none of the question's other concepts, is likely another sense of the word
+    /// ("bug" as 昆虫 in a page about insects) while another alternative of the same concept does
+    /// meet them; it weighs `UNMET_SENSE_SHARE` of its weight. The word itself is never weighed
+    /// down, nor anything in a one-concept question.
+    fn weigh_senses(&self, qconcepts: &mut [QConcept]) {
+        if qconcepts.len() < 2 {
+            return;
+        }
+        let has = |u: &Unit, alt: &[QTok]| !alt.is_empty() && alt.iter().all(|t| tf_of(u, t).0 > 0.0);
+        // Per concept, per alternative: (passages that have it, of those the ones that also
+        // have another concept).
+        let mut seen: Vec<Vec<(u32, u32)>> = qconcepts.iter().map(|c| vec![(0, 0); c.len()]).collect();
+        for u in &self.units {
+            let present: Vec<bool> = qconcepts
+                .iter()
+                .map(|c| c.iter().any(|(alt, _, _)| has(u, alt)))
+                .collect();
+            let count = present.iter().filter(|p| **p).count();
+            for (ci, c) in qconcepts.iter().enumerate() {
+                if !present[ci] {
+                    continue;
+                }
+                let others = count > 1;
+                for (ai, (alt, _, _)) in c.iter().enumerate() {
+                    if has(u, alt) {
+                        seen[ci][ai].0 += 1;
+                        seen[ci][ai].1 += u32::from(others);
+                    }
+                }
+            }
+        }
+        for (c, counts) in qconcepts.iter_mut().zip(&seen) {
+            if !counts.iter().any(|&(_, met)| met > 0) {
+                continue;
+            }
+            for (alt, &(found, met)) in c.iter_mut().zip(counts).skip(1) {
+                if found > 0 && met == 0 {
+                    alt.1 *= UNMET_SENSE_SHARE;
+                }
+            }
+        }
     }
 
     /// Each concept's weight as coverage counts it (`concept_weight`), and whether the pool has it.
@@ -938,6 +986,55 @@ mod tests {
             source_kinds: &kinds,
         };
         rank(hits, &cx)
+    }
+
+    #[test]
+    fn a_sense_the_pool_has_only_apart_from_the_rest_of_the_question_weighs_less() {
+        let p = policies();
+        let now: DateTime<Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
+        let a = crate::pipeline::query::analyze("billing incident", now, &p.lexicon);
+        let kinds = HashMap::new();
+        let cx = RankContext {
+            analysis: &a,
+            policy: p.get(Intent::Factual),
+            lexicon: &p.lexicon,
+            now,
+            source_kinds: &kinds,
+        };
+        let hits = vec![
+            hit(
+                "slack",
+                "c/1",
+                EvidenceKind::Chat,
+                "The billing outage lasted an hour.",
+                "2026-11-01",
+            ),
+            hit(
+                "slack",
+                "c/2",
+                EvidenceKind::Chat,
+                "高速道路で事故がありました。",
+                "2026-11-01",
+            ),
+        ];
+        let counted = Counted::of(&hits, &cx);
+        let mut q = counted.question_tokens(&a.concepts);
+        counted.weigh_senses(&mut q);
+        let weight_of = |word: &str| {
+            let toks = text::terms(word);
+            a.concepts
+                .iter()
+                .enumerate()
+                .find_map(|(ci, c)| {
+                    let ai = c.alternatives.iter().position(|(t, _)| *t == toks)?;
+                    Some((c.alternatives[ai].1, q[ci][ai].1))
+                })
+                .unwrap_or_else(|| panic!("`{word}` is an alternative: {:?}", a.concepts))
+        };
+        let (outage, outage_now) = weight_of("outage");
+        assert_eq!(outage_now, outage, "it meets billing");
+        let (accident, accident_now) = weight_of("事故");
+        assert_eq!(accident_now, accident * UNMET_SENSE_SHARE, "it never meets billing");
     }
 
     #[test]
