@@ -562,10 +562,20 @@ fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, le
     let crossed = |w: &String| in_other_language(w, a.lang);
     a.other_language = a.expansions.iter().filter(|e| crossed(e)).cloned().collect();
     if !a.other_language.is_empty() {
-        let translated = |k: &String| {
-            let ts = a.translations.iter().any(|(w, list)| w == k && !list.is_empty());
-            ts || expand(std::slice::from_ref(k), lexicon).iter().any(crossed)
-        };
+        // The words that have a translation: a concept headed by their terms has an
+        // alternative in the other language (from the lexicon or the dictionary).
+        let translated_heads: std::collections::HashSet<&[String]> = a
+            .concepts
+            .iter()
+            .filter(|c| {
+                c.alternatives
+                    .iter()
+                    .skip(1)
+                    .any(|(t, _)| t.iter().any(|x| in_other_language(x, a.lang)))
+            })
+            .map(|c| c.alternatives[0].0.as_slice())
+            .collect();
+        let translated = |k: &String| translated_heads.contains(text::terms(k).as_slice());
         // A value the question states, as the other language writes it ("Dec 15" -> 12月15日);
         // its words are not carried as they are.
         let said = a.keywords.join(" ");
