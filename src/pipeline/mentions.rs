@@ -1,20 +1,21 @@
 //! Chat mentions by name: Slack writes a mention as a user id (`<@U0NDQJ0NTGC>`, shown as
-//! `@U0NDQJ0NTGC`), which says nothing to a reader and matches no name in a "who" question. The
-//! hosted Slack server has no tool that lists users, but every hit it returns names its author
-//! with the author's id (`From: Name (ID: U…)`; the CSV server's `UserID`): across everything
-//! the sources returned for one question, a mentioned id whose author is known is shown as
-//! `@Name`.
+//! `@U0NDQJ0NTGC`) and RocketChat as a username (`@kenji.watanabe`), which match no name in a
+//! "who" question. The hosted Slack server has no tool that lists users, but every hit names its
+//! author with the author's id (`From: Name (ID: U…)`; the CSV server's `UserID`; RocketChat's
+//! `u.username`): across everything the sources returned for one question, a mentioned id or
+//! username whose author is known is shown as `@Name`.
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use crate::sources::SourceOutcome;
 
-/// A Slack user or bot id as a mention leaves it (`@U…`, `@W…`, `@B…`), not inside an e-mail
-/// address (what precedes the `@` is kept in the first group).
+/// A mention: `@` and an id or username (letters, digits, `.`, `-`, `_`, ending in a letter or
+/// digit), not inside an e-mail address (what precedes the `@` is kept in the first group). Only
+/// the ids and usernames of known authors are replaced.
 static MENTION: LazyLock<regex::Regex> = LazyLock::new(|| {
     // A pattern literal: compiling it cannot fail.
-    regex::Regex::new(r"(^|[^\w.@])@([UWB][A-Z0-9]{6,})\b").expect("valid regex")
+    regex::Regex::new(r"(^|[^\w.@])@(\w(?:[\w.\-]*\w)?)").expect("valid regex")
 });
 
 /// Replaces every known `@<id>` in the hits' texts and titles by `@<author name>`.
@@ -100,6 +101,23 @@ mod tests {
             "BRIGHTLINE SIGNED, huge thanks @Mei Lin and @U999999999"
         );
         assert!(o[0].hits[0].title.contains("@Mei Lin"), "{}", o[0].hits[0].title);
+    }
+
+    #[test]
+    fn a_rocketchat_username_becomes_its_authors_name() {
+        let mut o = [outcome(vec![
+            hit(
+                "x/1.000001",
+                "@kenji.watanabe は大阪の件を担当します。thanks @kenji.watanabe.",
+                None,
+            ),
+            hit("x/1.000002", "了解です", Some(("渡辺 健二", "kenji.watanabe"))),
+        ])];
+        resolve(&mut o);
+        assert_eq!(
+            o[0].hits[0].text,
+            "@渡辺 健二 は大阪の件を担当します。thanks @渡辺 健二."
+        );
     }
 
     #[test]

@@ -60,6 +60,8 @@ pub fn parse(source: &str, text: &str) -> Result<SourceResult, SourceError> {
                     .clone()
                     .filter(|n| !n.is_empty())
                     .or_else(|| Some(m.u.username.clone()));
+            // Mentions of this author (`@username`) read as the name (`pipeline::mentions`).
+            h.author_id = Some(m.u.username.clone()).filter(|u| !u.is_empty());
             h.timestamp = crate::text::parse_time(&m.ts);
             h.thread = Some(m.tmid.clone().unwrap_or_else(|| m.id.clone()));
             h.native_rank = rank;
