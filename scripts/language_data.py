@@ -15,7 +15,8 @@ without building anything at start-up:
   DEST/ja.tsv  a Japanese written form, then its English translations
   DEST/en.tsv  an English gloss (lower case, without parenthesised notes; a verb's keeps its
                "to "), then the Japanese forms it translates
-each translation as `score:text` after a tab, best first, at most 8. A score says how good the
+each translation as `score:text` after a tab, best first: at most 3, each within 65% of the
+best (all that sagasu reads). A score says how good the
 choice is (1.0 at best): a sense counts by its rank in its entry (1 / (1 + 0.6 rank)), a gloss
 by its rank in its sense (1 / (1 + 0.35 rank)), and a word by JMdict's priority tags (1.0 for the
 "common" ones, news1, ichi1, spec1, spec2, gai1; 0.8 for other tags; 0.6 for none). Glosses of
@@ -91,7 +92,10 @@ def clean(text):
 
 
 MAX_GLOSS_WORDS = 3
-KEEP = 8
+# What sagasu can use of a word's translations (src/text/jmdict.rs: MAX_TRANSLATIONS and
+# RELATIVE_FLOOR): the best three, each within 65% of the best. Nothing else is written.
+KEEP = 3
+FLOOR = 0.65
 
 
 def gloss_key(gloss, keep_to=False):
@@ -118,7 +122,8 @@ def choice_score(common, sense, gloss):
 def write_table(path, table):
     with open(path, "w", encoding="utf-8", newline="\n") as out:
         for key in sorted(table):
-            best = sorted(table[key].items(), key=lambda kv: (-kv[1], kv[0]))[:KEEP]
+            ranked = sorted(table[key].items(), key=lambda kv: (-kv[1], kv[0]))
+            best = [kv for kv in ranked if kv[1] >= ranked[0][1] * FLOOR][:KEEP]
             out.write(key + "".join(f"\t{score:.3f}:{value}" for value, score in best) + "\n")
 
 
