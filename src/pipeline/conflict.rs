@@ -35,11 +35,21 @@ fn clean_sentence(s: &str) -> String {
         .to_string()
 }
 
-/// Words that withdraw or negate what a sentence states ("the $49 price is withdrawn").
+/// Words that withdraw or negate what a sentence states ("the $49 price is withdrawn"): the
+/// verbs and idioms of retraction in each language (withdraw, retract, rescind, revoke, walk
+/// back, call off; 撤回, 取り消し, 取りやめ, 白紙), not words that may only mean a change ("drop",
+/// "reverse", "roll back" also lower a price or undo a deploy and stay out).
 const WITHDRAWN: &[&str] = &[
     "withdrawn",
+    "withdrew",
+    "retracted",
+    "rescinded",
+    "revoked",
+    "walk back",
+    "walks back",
     "walking back",
     "walked back",
+    "called off",
     "cancelled",
     "canceled",
     "no longer",
@@ -48,6 +58,8 @@ const WITHDRAWN: &[&str] = &[
     "撤回",
     "中止",
     "取り消",
+    "取りやめ",
+    "白紙",
     "見送",
 ];
 
@@ -714,6 +726,13 @@ mod tests {
             "Final decision: Pro is $45 per seat."
         );
         assert_eq!(standing("The $49 Pro price is withdrawn."), "");
+        // Any verb of retraction, in either language; a word that may only mean a change is none.
+        assert_eq!(
+            standing("The board rescinded the hiring freeze. Hiring resumes in May."),
+            "Hiring resumes in May."
+        );
+        assert_eq!(standing("大阪出張は取りやめになりました。"), "");
+        assert_eq!(standing("We dropped the price to $45."), "We dropped the price to $45.");
         let v = claimed_value(
             &standing("価格改定は撤回します。Proは45ドルのままです。"),
             ValueKind::Money,
