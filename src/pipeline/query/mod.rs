@@ -109,13 +109,18 @@ const MAX_EXPANSIONS: usize = 24;
 pub const TRANSLATION_WEIGHT: f64 = 0.9;
 
 /// JMdict's translations of each word and of each pair of adjacent English words that is an
-/// entry's gloss ("mass production" -> 量産): the pair's translations count for both words.
-fn translations(words: &[String]) -> Vec<(String, Vec<crate::text::jmdict::Translation>)> {
+/// entry's gloss ("mass production" -> 量産): the pair's translations count for both words. A
+/// word written in the other language's script inside the question (the "Pro" of a Japanese
+/// question, a Japanese name in an English one) is a name or a term, carried as it is, and not
+/// looked up.
+fn translations(words: &[String], lang: Lang) -> Vec<(String, Vec<crate::text::jmdict::Translation>)> {
     let Some(d) = text::jmdict::dictionary() else {
         return Vec::new();
     };
     let one = |w: &str| {
-        if text::is_japanese(w) {
+        if in_other_language(w, lang) {
+            Vec::new()
+        } else if text::is_japanese(w) {
             d.to_english(w)
         } else if w.bytes().any(|b| b.is_ascii_alphabetic()) {
             d.to_japanese(w)
@@ -137,7 +142,7 @@ fn translations(words: &[String]) -> Vec<(String, Vec<crate::text::jmdict::Trans
     let mut in_pair = vec![false; words.len()];
     for i in 1..words.len() {
         let (a, b) = (&words[i - 1], &words[i]);
-        if !a.is_ascii() || !b.is_ascii() {
+        if !a.is_ascii() || !b.is_ascii() || lang == Lang::Ja {
             continue;
         }
         let pair = d.to_japanese(&format!("{a} {b}"));
@@ -191,7 +196,7 @@ fn by_members(word: &str, d: &crate::text::jmdict::Dictionary) -> Vec<crate::tex
 
 fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<crate::text::jmdict::Translation>)>) {
     let words = split_compounds(&a.keywords, lexicon);
-    let translated = translations(&words);
+    let translated = translations(&words, a.lang);
     let mut groups: Vec<Vec<String>> = Vec::new();
     let concepts = words
         .iter()
@@ -442,7 +447,10 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
 
 /// What to search for in `question` (`nq`: it normalised).
 fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
-    let mut a = Analysis::default();
+    let mut a = Analysis {
+        lang: language(question),
+        ..Analysis::default()
+    };
     let mut rest = String::new();
     // quoted phrases
     let mut in_quote = false;
@@ -558,7 +566,6 @@ fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, le
         }
     }
     // The question in the other language: what translates, and what reads the same in both.
-    a.lang = language(question);
     let crossed = |w: &String| in_other_language(w, a.lang);
     a.other_language = a.expansions.iter().filter(|e| crossed(e)).cloned().collect();
     if !a.other_language.is_empty() {
@@ -837,6 +844,13 @@ mod tests {
         // Nothing translates: no second query.
         let a = analyze("zyxwv xqzjt", now(), &lx);
         assert_eq!(a.other_language_text(), None);
+    }
+
+    #[test]
+    fn a_word_in_the_other_script_is_a_name_not_looked_up() {
+        let a = analyze("結局Proプランはいくら？", now(), &lexicon());
+        let pro = a.translations.iter().find(|(w, _)| w == "pro");
+        assert!(pro.is_none_or(|(_, list)| list.is_empty()), "{:?}", a.translations);
     }
 
     #[test]
