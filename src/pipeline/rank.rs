@@ -970,7 +970,8 @@ mod tests {
         h
     }
 
-    fn ranked(q: &str, intent: Intent, hits: Vec<Hit>) -> Vec<Evidence> {
+    /// `f` of the ranking context of question `q` asked with `intent` on the demo's clock.
+    fn in_context<R>(q: &str, intent: Intent, f: impl FnOnce(&RankContext) -> R) -> R {
         let p = policies();
         let now: DateTime<Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
         let a = crate::pipeline::query::analyze(q, now, &p.lexicon);
@@ -978,29 +979,26 @@ mod tests {
             .iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect();
-        let cx = RankContext {
+        f(&RankContext {
             analysis: &a,
             policy: p.get(intent),
             lexicon: &p.lexicon,
             now,
             source_kinds: &kinds,
-        };
-        rank(hits, &cx)
+        })
+    }
+
+    fn ranked(q: &str, intent: Intent, hits: Vec<Hit>) -> Vec<Evidence> {
+        in_context(q, intent, |cx| rank(hits, cx))
     }
 
     #[test]
     fn a_sense_the_pool_has_only_apart_from_the_rest_of_the_question_weighs_less() {
-        let p = policies();
-        let now: DateTime<Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
-        let a = crate::pipeline::query::analyze("billing incident", now, &p.lexicon);
-        let kinds = HashMap::new();
-        let cx = RankContext {
-            analysis: &a,
-            policy: p.get(Intent::Factual),
-            lexicon: &p.lexicon,
-            now,
-            source_kinds: &kinds,
-        };
+        in_context("billing incident", Intent::Factual, a_sense_weighs_less_in);
+    }
+
+    fn a_sense_weighs_less_in(cx: &RankContext) {
+        let a = cx.analysis;
         let hits = vec![
             hit(
                 "slack",
@@ -1017,7 +1015,7 @@ mod tests {
                 "2026-11-01",
             ),
         ];
-        let counted = Counted::of(&hits, &cx);
+        let counted = Counted::of(&hits, cx);
         let mut q = counted.question_tokens(&a.concepts);
         counted.weigh_senses(&mut q);
         let weight_of = |word: &str| {
