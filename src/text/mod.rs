@@ -7,6 +7,7 @@
 //! bigrams (a lone kanji stays a unigram). Hiragana runs are mostly particles and inflections
 //! (を, について, ました) and are dropped unless the whole text is hiragana.
 
+pub mod encoder;
 pub mod index;
 pub mod jmdict;
 pub mod morph;

@@ -63,6 +63,25 @@ pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
     Ok(file)
 }
 
+/// Reads a regular file of at most `max` bytes, as bytes.
+pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
+    let file = open_regular(path)?;
+    let len = file.metadata()?.len();
+    if len > max {
+        return Err(refused(format!(
+            "it is {} MB, more than the {} MB sagasu reads",
+            len >> 20,
+            max >> 20
+        )));
+    }
+    let mut data = Vec::with_capacity(len as usize);
+    file.take(max + 1).read_to_end(&mut data)?;
+    if data.len() as u64 > max {
+        return Err(refused(format!("it grew past the {} MB sagasu reads", max >> 20)));
+    }
+    Ok(data)
+}
+
 /// Reads a regular file of at most `max` bytes as UTF-8.
 pub fn read_regular(path: &Path, max: u64) -> std::io::Result<String> {
     let file = open_regular(path)?;

