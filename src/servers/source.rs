@@ -69,9 +69,12 @@ pub async fn run(
             |e: &rocketchat::RocketExport| e.messages.len()
         ),
         OfflineKind::Tools => serve!(
-            ToolCatalog::load_in(data).map(|c| match synonyms {
-                Some(s) => c.with_synonyms(s),
-                None => c,
+            ToolCatalog::load_in(data).map(|c| {
+                let c = c.with_encoder(crate::text::encoder::shared());
+                match synonyms {
+                    Some(s) => c.with_synonyms(s),
+                    None => c,
+                }
             }),
             ToolsServer::new,
             "tools",
@@ -101,7 +104,7 @@ pub async fn run_live_catalog(
     for (name, why) in &upstreams.down {
         eprintln!("warning: upstream `{name}` is down ({why}); its tools are not in the catalog");
     }
-    let mut catalog = ToolCatalog::from_entries(entries, warnings)?;
+    let mut catalog = ToolCatalog::from_entries(entries, warnings)?.with_encoder(crate::text::encoder::shared());
     if let Some(s) = synonyms {
         catalog = catalog.with_synonyms(s);
     }

@@ -52,6 +52,79 @@ fn format_error(path: &Path, message: impl Into<String>) -> LoadError {
     }
 }
 
+/// Whether the encoder is installed and readable, and from where.
+#[derive(Debug, Clone)]
+pub enum Status {
+    Loaded { path: std::path::PathBuf, ms: u128 },
+    Missing { path: Option<std::path::PathBuf> },
+    Broken { path: std::path::PathBuf, error: String },
+}
+
+impl Status {
+    /// One line for `sagasu check`.
+    pub fn describe(&self) -> String {
+        let hint = crate::util::data::INSTALL_HINT;
+        match self {
+            Status::Loaded { path, ms } => format!(
+                "Sentence encoder: USE multilingual v3 from {} ({ms} ms); the tool catalog searches by meaning too",
+                path.display()
+            ),
+            Status::Missing { path } => format!(
+                "Sentence encoder: not installed{}; the tool catalog searches by words only (install it with {hint})",
+                path.as_ref()
+                    .map(|p| format!(" at {}", p.display()))
+                    .unwrap_or_default()
+            ),
+            Status::Broken { path, error } => format!(
+                "Sentence encoder: {} is unusable ({error}); the tool catalog searches by words only (reinstall it with {hint})",
+                path.display()
+            ),
+        }
+    }
+}
+
+static SHARED: std::sync::LazyLock<(Option<Encoder>, Status)> = std::sync::LazyLock::new(|| {
+    let Some(dir) = crate::util::data::dir().map(|d| d.join("usem")) else {
+        return (None, Status::Missing { path: None });
+    };
+    if !dir.join("sp.model").exists() {
+        return (None, Status::Missing { path: Some(dir) });
+    }
+    let started = std::time::Instant::now();
+    match Encoder::load(&dir) {
+        Ok(e) => {
+            let ms = started.elapsed().as_millis();
+            (Some(e), Status::Loaded { path: dir, ms })
+        }
+        Err(e) => {
+            tracing::warn!("sentence encoder unusable: {e}");
+            (
+                None,
+                Status::Broken {
+                    path: dir,
+                    error: e.to_string(),
+                },
+            )
+        }
+    }
+});
+
+/// The encoder of the data directory's `usem/`, loaded on first use; `None` when it is not
+/// installed or cannot be read (`status` says which).
+pub fn shared() -> Option<&'static Encoder> {
+    SHARED.0.as_ref()
+}
+
+/// The encoder's status (loading it on first call).
+pub fn status() -> &'static Status {
+    &SHARED.1
+}
+
+/// The cosine of two unit vectors.
+pub fn cosine(a: &[f32], b: &[f32]) -> f32 {
+    a.iter().zip(b).map(|(x, y)| x * y).sum()
+}
+
 // ---------- protobuf (only what sp.model needs) ----------
 
 /// The length-delimited and 32-bit fields of a protobuf message: (field number, bytes).

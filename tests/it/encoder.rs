@@ -105,3 +105,34 @@ fn the_encoder_agrees_with_the_package_it_comes_from() {
     eprintln!("encoder: the least cosine to the package over 200 sentences is {worst:.6}");
     assert!(worst >= 0.999, "the least cosine over 200 sentences is {worst:.5}");
 }
+
+#[test]
+fn the_tool_catalog_finds_by_meaning_across_languages_with_the_encoder() {
+    use sagasu::servers::tools::catalog::ToolCatalog;
+    let data = language_data("usem");
+    let encoder: &'static sagasu::text::encoder::Encoder = Box::leak(Box::new(
+        sagasu::text::encoder::Encoder::load(&data.join("usem")).expect("the encoder loads"),
+    ));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("cal.json"),
+        r#"{"tools":[{"name":"find_free_time","description":"Find a time slot when all attendees are free.","inputSchema":{"type":"object"}},
+                     {"name":"merge_pull_request","description":"Merge a pull request.","inputSchema":{"type":"object"}}]}"#,
+    )
+    .unwrap();
+    let words = ToolCatalog::load(dir.path()).unwrap();
+    // A Japanese request shares no word with either description: by words, nothing.
+    let request = "みんなの予定が空いている時間帯を見つけたい";
+    assert!(words.search(request, 5).unwrap().is_empty());
+    let meaning = ToolCatalog::load(dir.path()).unwrap().with_encoder(Some(encoder));
+    let found = meaning.search(request, 5).unwrap();
+    assert_eq!(
+        found.first().map(|m| m.tool_name.as_str()),
+        Some("cal__find_free_time"),
+        "{found:?}"
+    );
+    assert!(
+        found.iter().all(|m| (0.0..=1.0).contains(&m.relevance_score)),
+        "{found:?}"
+    );
+}

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::servers::offline::{DataWarning, Folder, LoadError};
+use crate::text::encoder::Encoder;
 use crate::text::index::{Doc, Filter, SearchIndex};
 use crate::text::synonyms::Synonyms;
 
@@ -157,7 +158,18 @@ pub struct ToolCatalog {
     one_deleted: std::collections::HashMap<String, Vec<u32>>,
     /// The terms `one_deleted` points to.
     all_terms: Vec<String>,
+    /// The sentence encoder and each tool's vector (name and description), when it is
+    /// installed: `search_tools` then searches by meaning too.
+    dense: Option<(&'static Encoder, Vec<Vec<f32>>)>,
 }
+
+/// Candidates each side of a hybrid search brings, at least.
+const HYBRID_POOL: usize = 30;
+/// Share of the dense side in a hybrid score.
+const DENSE_SHARE: f64 = 0.5;
+/// Cosines at or below this say nothing (unrelated texts sit around it); the dense score maps
+/// the rest linearly onto 0..1.
+const COSINE_FLOOR: f64 = 0.2;
 
 /// A word the catalog does not have, of at least this many letters, finds the catalog's words
 /// one edit from it ("astrology" finds "strology", "forecast" finds "foreast").
@@ -322,7 +334,28 @@ impl ToolCatalog {
             name_terms,
             one_deleted,
             all_terms,
+            dense: None,
         })
+    }
+
+    /// The encoder the catalog searches by meaning with, if any.
+    pub fn encoder(&self) -> Option<&'static Encoder> {
+        self.dense.as_ref().map(|(e, _)| *e)
+    }
+
+    /// The catalog searching by meaning too with `encoder` (each tool's name and description
+    /// encoded once, here), or by words only with `None` (the default: the servers give it the
+    /// installed encoder, `text::encoder::shared`).
+    pub fn with_encoder(mut self, encoder: Option<&'static Encoder>) -> ToolCatalog {
+        self.dense = encoder.map(|enc| {
+            let texts: Vec<String> = self
+                .entries
+                .iter()
+                .map(|e| format!("{}: {}", split_identifier(&e.tool.name), e.tool.description))
+                .collect();
+            (enc, enc.encode_all(&texts))
+        });
+        self
     }
 
     /// The catalog expanding queries with `synonyms` instead of the built-in vocabulary.
@@ -363,21 +396,36 @@ impl ToolCatalog {
             .into_iter()
             .map(|p| (p, PREFIX_WEIGHT))
             .collect();
+        let pool = if self.dense.is_some() {
+            limit.max(HYBRID_POOL)
+        } else {
+            limit
+        };
         let found = self
             .index
-            .search_with_prefixes(&terms, &prefixes, &Filter::default(), limit)
+            .search_with_prefixes(&terms, &prefixes, &Filter::default(), pool)
             .map_err(|e| e.to_string())?;
-        Ok(found
+        // BM25 mapped onto 0..1 with a fixed saturation: the same score means the same match in
+        // any query.
+        let mut scored: Vec<(usize, f64)> = found
             .hits
             .into_iter()
             .filter(|(_, s)| *s > 0.0)
+            .map(|(o, s)| (o as usize, s as f64 / (s as f64 + 8.0)))
+            .collect();
+        if let Some((enc, vectors)) = &self.dense {
+            scored = hybrid(scored, vectors, &enc.encode(query));
+        }
+        scored.truncate(limit);
+        Ok(scored
+            .into_iter()
             .map(|(o, s)| {
-                let e = &self.entries[o as usize];
+                let e = &self.entries[o];
                 ToolMatch {
                     tool_name: e.full_name(),
                     server: e.server.clone(),
                     description: e.tool.description.clone(),
-                    relevance_score: (s as f64 / (s as f64 + 8.0) * 1000.0).round() / 1000.0,
+                    relevance_score: (s * 1000.0).round() / 1000.0,
                 }
             })
             .collect())
@@ -431,6 +479,34 @@ impl ToolCatalog {
         let (server, tool) = full_name.split_once("__")?;
         self.entries.iter().find(|e| e.server == server && e.tool.name == tool)
     }
+}
+
+/// Lexical matches (tool, score) fused with the tools nearest the query's vector: each candidate
+/// scores `DENSE_SHARE` of its cosine (past `COSINE_FLOOR`, mapped onto 0..1) and the rest of its
+/// lexical score; both maps are fixed, so the score stays comparable across queries. Best first,
+/// ties by catalog order.
+fn hybrid(lexical: Vec<(usize, f64)>, vectors: &[Vec<f32>], query: &[f32]) -> Vec<(usize, f64)> {
+    let dense = |o: usize| {
+        let c = f64::from(crate::text::encoder::cosine(&vectors[o], query));
+        ((c - COSINE_FLOOR) / (1.0 - COSINE_FLOOR)).clamp(0.0, 1.0)
+    };
+    let mut near: Vec<(usize, f64)> = (0..vectors.len()).map(|o| (o, dense(o))).collect();
+    near.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    near.truncate(HYBRID_POOL);
+    let mut candidates: Vec<usize> = lexical.iter().map(|(o, _)| *o).collect();
+    candidates.extend(
+        near.iter()
+            .map(|(o, _)| *o)
+            .filter(|o| !lexical.iter().any(|(x, _)| x == o)),
+    );
+    let lexical_of = |o: usize| lexical.iter().find(|(x, _)| *x == o).map_or(0.0, |(_, s)| *s);
+    let mut out: Vec<(usize, f64)> = candidates
+        .into_iter()
+        .map(|o| (o, DENSE_SHARE * dense(o) + (1.0 - DENSE_SHARE) * lexical_of(o)))
+        .filter(|(_, s)| *s > 0.0)
+        .collect();
+    out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+    out
 }
 
 /// Words of a request that say what is wanted only in general ("recommend", "the best",

@@ -119,7 +119,7 @@ impl ToolsServer {
                 }
             }
             match ToolCatalog::from_entries(entries, old.warnings.clone())
-                .map(|c| c.with_synonyms(old.synonyms.clone()))
+                .map(|c| c.with_synonyms(old.synonyms.clone()).with_encoder(old.encoder()))
             {
                 Ok(fresh) => {
                     tracing::info!(upstreams = ?servers, tools = fresh.entries.len(), "tool catalog refreshed");
