@@ -84,22 +84,8 @@ pub fn read_bytes(path: &Path, max: u64) -> std::io::Result<Vec<u8>> {
 
 /// Reads a regular file of at most `max` bytes as UTF-8.
 pub fn read_regular(path: &Path, max: u64) -> std::io::Result<String> {
-    let file = open_regular(path)?;
-    let len = file.metadata()?.len();
-    if len > max {
-        return Err(refused(format!(
-            "it is {} MB, more than the {} MB sagasu reads",
-            len >> 20,
-            max >> 20
-        )));
-    }
-    let mut text = String::with_capacity(len as usize);
-    // `take` guards a file that grows while it is read.
-    file.take(max + 1).read_to_string(&mut text)?;
-    if text.len() as u64 > max {
-        return Err(refused(format!("it grew past the {} MB sagasu reads", max >> 20)));
-    }
-    Ok(text)
+    String::from_utf8(read_bytes(path, max)?)
+        .map_err(|_| std::io::Error::new(std::io::ErrorKind::InvalidData, "stream did not contain valid UTF-8"))
 }
 
 #[cfg(test)]
