@@ -486,13 +486,22 @@ impl ToolCatalog {
 /// lexical score; both maps are fixed, so the score stays comparable across queries. Best first,
 /// ties by catalog order.
 fn hybrid(lexical: Vec<(usize, f64)>, vectors: &[Vec<f32>], query: &[f32]) -> Vec<(usize, f64)> {
-    let dense = |o: usize| {
-        let c = f64::from(crate::text::encoder::cosine(&vectors[o], query));
-        ((c - COSINE_FLOOR) / (1.0 - COSINE_FLOOR)).clamp(0.0, 1.0)
-    };
+    // Every tool's cosine once; the nearest found by selection, not by sorting them all.
+    let dense: Vec<f64> = vectors
+        .iter()
+        .map(|v| {
+            let c = f64::from(crate::text::encoder::cosine(v, query));
+            ((c - COSINE_FLOOR) / (1.0 - COSINE_FLOOR)).clamp(0.0, 1.0)
+        })
+        .collect();
+    let dense = |o: usize| dense[o];
     let mut near: Vec<(usize, f64)> = (0..vectors.len()).map(|o| (o, dense(o))).collect();
-    near.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
-    near.truncate(HYBRID_POOL);
+    let nearer = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if near.len() > HYBRID_POOL {
+        near.select_nth_unstable_by(HYBRID_POOL - 1, nearer);
+        near.truncate(HYBRID_POOL);
+    }
+    near.sort_by(nearer);
     let mut candidates: Vec<usize> = lexical.iter().map(|(o, _)| *o).collect();
     candidates.extend(
         near.iter()
