@@ -555,21 +555,16 @@ impl Counted {
         // have another concept).
         let mut seen: Vec<Vec<(u32, u32)>> = qconcepts.iter().map(|c| vec![(0, 0); c.len()]).collect();
         for u in &self.units {
-            let present: Vec<bool> = qconcepts
+            // Which alternatives this passage has, each looked up once.
+            let have: Vec<Vec<bool>> = qconcepts
                 .iter()
-                .map(|c| c.iter().any(|(alt, _, _)| has(u, alt)))
+                .map(|c| c.iter().map(|(alt, _, _)| has(u, alt)).collect())
                 .collect();
-            let count = present.iter().filter(|p| **p).count();
-            for (ci, c) in qconcepts.iter().enumerate() {
-                if !present[ci] {
-                    continue;
-                }
-                let others = count > 1;
-                for (ai, (alt, _, _)) in c.iter().enumerate() {
-                    if has(u, alt) {
-                        seen[ci][ai].0 += 1;
-                        seen[ci][ai].1 += u32::from(others);
-                    }
+            let others = have.iter().filter(|c| c.contains(&true)).count() > 1;
+            for (ci, alts) in have.iter().enumerate() {
+                for (ai, _) in alts.iter().enumerate().filter(|(_, h)| **h) {
+                    seen[ci][ai].0 += 1;
+                    seen[ci][ai].1 += u32::from(others);
                 }
             }
         }

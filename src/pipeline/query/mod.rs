@@ -415,7 +415,6 @@ pub fn analyze_question(
         None => intent::classify_normalized(&normalized, cues),
     };
     let mut a = read(question, &normalized, Some(classified.intent), now, lexicon);
-    a.lang = language(question);
     a.focus = focus(&normalized, classified.intent);
     a.answer_type = answer_type(&normalized, a.tool_question, classified.intent == Intent::Document);
     if a.focus.is_none() {
