@@ -72,7 +72,9 @@ impl FromStr for Intent {
     }
 }
 
-/// The four factors every hit is scored on.
+/// The factors every hit is scored on. `semantic` (the sentence encoder's similarity of the
+/// question and the passage) is optional; where the encoder is not installed its weight is
+/// shared out among the other four in proportion, so their balance stays the policy's.
 #[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Weights {
@@ -80,6 +82,8 @@ pub struct Weights {
     pub freshness: f64,
     pub authority: f64,
     pub completeness: f64,
+    #[serde(default)]
+    pub semantic: f64,
 }
 
 impl Weights {
@@ -89,6 +93,22 @@ impl Weights {
             freshness: 0.25,
             authority: 0.25,
             completeness: 0.25,
+            semantic: 0.0,
+        }
+    }
+
+    /// These weights without the semantic factor, the other four scaled up to the same total.
+    pub fn lexical(self) -> Weights {
+        let rest = 1.0 - self.semantic;
+        if self.semantic <= 0.0 || rest <= 0.0 {
+            return Weights { semantic: 0.0, ..self };
+        }
+        Weights {
+            keyword: self.keyword / rest,
+            freshness: self.freshness / rest,
+            authority: self.authority / rest,
+            completeness: self.completeness / rest,
+            semantic: 0.0,
         }
     }
 }
@@ -247,6 +267,7 @@ impl Policy {
                 freshness: 1.0,
                 authority: 0.0,
                 completeness: 0.0,
+                semantic: 0.0,
             },
             relevance_gate: false,
             ..Policy::uniform(intent)
@@ -448,6 +469,7 @@ fn validate_policy(
         ("freshness", w.freshness),
         ("authority", w.authority),
         ("completeness", w.completeness),
+        ("semantic", w.semantic),
     ] {
         if !(0.0..=1.0).contains(&v) {
             problems.push(doc.error_at(
@@ -456,9 +478,13 @@ fn validate_policy(
             ));
         }
     }
-    let sum = w.keyword + w.freshness + w.authority + w.completeness;
-    if sum <= 0.0 {
-        problems.push(doc.error_at("weights", "at least one weight must be above 0"));
+    let sum = w.keyword + w.freshness + w.authority + w.completeness + w.semantic;
+    if w.keyword + w.freshness + w.authority + w.completeness <= 0.0 {
+        // The semantic factor alone would leave nothing to rank by without the encoder.
+        problems.push(doc.error_at(
+            "weights",
+            "one of keyword, freshness, authority, completeness must be above 0",
+        ));
     }
     if raw.freshness.half_life_days.is_nan() || raw.freshness.half_life_days <= 0.0 {
         problems.push(doc.error_at("freshness.half_life_days", "`half_life_days` must be above 0"));
@@ -540,6 +566,7 @@ fn validate_policy(
             freshness: w.freshness / sum,
             authority: w.authority / sum,
             completeness: w.completeness / sum,
+            semantic: w.semantic / sum,
         }
     } else {
         w
@@ -566,11 +593,31 @@ mod tests {
     }
 
     #[test]
+    fn without_the_encoder_the_semantic_weight_goes_to_the_other_factors_in_proportion() {
+        let w = Weights {
+            keyword: 0.3,
+            freshness: 0.1,
+            authority: 0.2,
+            completeness: 0.2,
+            semantic: 0.2,
+        };
+        let l = w.lexical();
+        assert_eq!(l.semantic, 0.0);
+        let sum = l.keyword + l.freshness + l.authority + l.completeness;
+        assert!((sum - 1.0).abs() < 1e-9, "{l:?}");
+        assert!((l.keyword / l.freshness - 3.0).abs() < 1e-9, "{l:?}");
+        assert_eq!(Weights::uniform().lexical(), Weights::uniform());
+    }
+
+    #[test]
     fn the_shipped_policies_load() {
         let p = Policies::load(&repo_policies(), &[]).unwrap();
         assert_eq!(p.by_intent.len(), 7);
         let d = p.get(Intent::Decision);
-        assert!((d.weights.keyword - 0.3).abs() < 1e-9);
+        // keyword 0.3 of the four lexical factors; semantic 0.25 beside their 1.0.
+        assert!((d.weights.keyword - 0.3 / 1.25).abs() < 1e-9);
+        assert!((d.weights.semantic - 0.25 / 1.25).abs() < 1e-9);
+        assert!((d.weights.lexical().keyword - 0.3).abs() < 1e-9);
         assert_eq!(d.authority[0], EvidenceKind::MeetingNotes);
         assert!(d.authority_of(EvidenceKind::MeetingNotes) > d.authority_of(EvidenceKind::Chat));
         assert_eq!(d.source_pref("tools", "tools").weight, 0.0);

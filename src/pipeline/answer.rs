@@ -161,6 +161,7 @@ pub struct ComposeInput<'a> {
     pub lexicon: &'a Lexicon,
     pub now: DateTime<Utc>,
     pub source_kinds: &'a HashMap<String, String>,
+    pub encoder: Option<&'static crate::text::encoder::Encoder>,
 }
 
 fn date_of(t: Option<DateTime<Utc>>) -> Option<String> {
@@ -190,6 +191,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         lexicon: input.lexicon,
         now: input.now,
         source_kinds: input.source_kinds,
+        encoder: input.encoder,
     };
     // Only evidence that could be cited is clustered: copies score alike, so a copy of a top
     // hit ranks near it, well inside this pool.
@@ -222,7 +224,8 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     // What each cluster claims, read once for the lead, support, conflicts and snippets.
     let people = conflict::people(&clusters);
     let claims = conflict::claims(&clusters, input.analysis, input.lexicon, &people);
-    let verdict = verdict::assess(&clusters, &concept_weights, input.analysis);
+    let semantic = input.encoder.is_some() && input.policy.weights.semantic > 0.0;
+    let verdict = verdict::assess(&clusters, &concept_weights, input.analysis, semantic);
     let found = verdict.outcome != Outcome::NotFound;
     let focus = input.analysis.focus;
     // "When was the last incident?" asks for the latest of many events: their different dates
@@ -857,6 +860,9 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
                  terms matched {} ({} rare), best over fifth {:.2}\n",
                 v.coverage, v.known_coverage, v.missing, v.matched, v.matched_rare, v.margin
             ));
+            if let Some(sem) = v.semantic {
+                out.push_str(&format!("similarity of question and best passage (encoder) {sem:.2}\n"));
+            }
             if !v.absent.is_empty() {
                 out.push_str(&format!("in no source: {}\n", v.absent.join(", ")));
             }

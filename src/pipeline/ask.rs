@@ -119,6 +119,8 @@ pub struct Engine {
     pub policies: Arc<Policies>,
     pub pool: SourcePool,
     kinds: Arc<HashMap<String, String>>,
+    /// The sentence encoder of the data directory (the semantic factor), when installed.
+    pub encoder: Option<&'static crate::text::encoder::Encoder>,
 }
 
 /// Removes control characters (keeping line breaks as spaces) and trims.
@@ -147,6 +149,7 @@ impl Engine {
             policies: Arc::new(policies),
             pool,
             kinds: Arc::new(kinds),
+            encoder: crate::text::encoder::shared(),
         }
     }
 
@@ -222,6 +225,7 @@ impl Engine {
             return Err(AskError::Empty);
         }
         crate::text::morph::notice_once();
+        crate::text::encoder::notice_once();
         if let Some(only) = &opts.sources {
             for s in only {
                 if self.config.source(s).is_none() {
@@ -261,7 +265,7 @@ impl Engine {
             // Ranking, dedup and composition are CPU work over every hit: they run on a blocking
             // thread, so that one heavy ask never stalls the async workers that serve every
             // other client.
-            let (policies, kinds) = (self.policies.clone(), self.kinds.clone());
+            let (policies, kinds, encoder) = (self.policies.clone(), self.kinds.clone(), self.encoder);
             let composed = tokio::task::spawn_blocking(move || {
                 answer::compose(
                     ComposeInput {
@@ -270,6 +274,7 @@ impl Engine {
                         lexicon: &policies.lexicon,
                         now,
                         source_kinds: &kinds,
+                        encoder,
                     },
                     outcomes,
                 )

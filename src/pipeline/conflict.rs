@@ -770,6 +770,7 @@ mod tests {
             freshness: 1.0,
             authority: 0.5,
             completeness: 0.5,
+            semantic: 0.0,
             coverage: 1.0,
             score: 1.0,
             why: crate::pipeline::rank::Why::plain(),

@@ -17,6 +17,7 @@ use crate::config::policy::{Lexicon, Policy, Weights};
 use crate::hit::{EvidenceKind, Hit};
 use crate::pipeline::query::{Analysis, Concept};
 use crate::text;
+use crate::text::encoder::Encoder;
 
 /// One factor's part in a score.
 #[derive(Debug, Clone, PartialEq, Serialize, schemars::JsonSchema)]
@@ -39,6 +40,9 @@ pub struct Evidence {
     pub freshness: f64,
     pub authority: f64,
     pub completeness: f64,
+    /// The encoder's similarity of the question and the passage (0..1; 0 where it was not
+    /// measured: no encoder, or below the best `SEMANTIC_POOL`).
+    pub semantic: f64,
     /// Share of the question's concepts (IDF-weighted) that the best passage covers.
     pub coverage: f64,
     pub score: f64,
@@ -114,6 +118,13 @@ impl Evidence {
                 1.0,
                 Some(format!("covers {:.0}% of the question", self.coverage * 100.0)),
             ),
+            item(
+                "semantic",
+                w.semantic,
+                self.semantic,
+                1.0,
+                (w.semantic > 0.0).then(|| "the sentence encoder's similarity of question and passage".to_string()),
+            ),
             Explain {
                 factor: "source_weight",
                 weight: 1.0,
@@ -157,6 +168,9 @@ pub struct RankContext<'a> {
     pub now: DateTime<Utc>,
     /// Source name -> source kind (`slack`, ...), for the policy's source preferences.
     pub source_kinds: &'a HashMap<String, String>,
+    /// The sentence encoder, for the semantic factor; without it the policy's semantic weight
+    /// goes to the other factors (`Weights::lexical`).
+    pub encoder: Option<&'a Encoder>,
 }
 
 const K1: f64 = 1.2;
@@ -421,7 +435,10 @@ pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<
     let best = counted.best_units(&qconcepts, hits.len());
     let (weights, half_life) = effective_weights(cx);
     let words = !cx.analysis.concepts.is_empty();
-    let scored = score_hits(&hits, &best, cx, weights, half_life, words);
+    let mut scored = score_hits(&hits, &best, cx, weights, half_life, words);
+    if let Some(encoder) = cx.encoder.filter(|_| weights.semantic > 0.0) {
+        add_semantic(&mut scored, &hits, cx, encoder, weights.semantic);
+    }
     drop(best);
     drop(counted);
     (into_evidence(hits, scored, limit, cx, weights), concept_weights)
@@ -702,6 +719,9 @@ fn document_frequencies(units: &[Unit], n_terms: usize) -> Vec<u32> {
 /// "recent talks" shift weight to recency.
 fn effective_weights(cx: &RankContext) -> (Weights, f64) {
     let mut w = cx.policy.weights;
+    if cx.encoder.is_none() {
+        w = w.lexical();
+    }
     let mut half_life = cx.policy.half_life_days;
     if cx.analysis.latest {
         // "the last incident" asks for the newest occurrence: recency decides among matching
@@ -718,6 +738,7 @@ fn effective_weights(cx: &RankContext) -> (Weights, f64) {
             let scale = (1.0 - RECENT_FRESHNESS_WEIGHT) / rest.max(1e-9);
             w.keyword *= scale;
             w.completeness *= scale;
+            w.semantic *= scale;
             w.freshness = RECENT_FRESHNESS_WEIGHT;
         }
     }
@@ -733,10 +754,67 @@ struct Scored {
     authority: f64,
     auth_note: Option<&'static str>,
     completeness: f64,
+    semantic: f64,
     coverage: f64,
     gate: f64,
     source_weight: f64,
     score: f64,
+}
+
+/// How many of the best-scoring hits the encoder reads: the semantic factor reorders the
+/// head of the ranking, where answers are chosen; encoding the whole pool would cost seconds.
+const SEMANTIC_POOL: usize = 40;
+/// Cosines at or below this are no similarity at all (unrelated texts of the encoder sit
+/// around 0.0 to 0.2); the rest maps linearly onto 0..1, as the tool catalog maps them. (A
+/// narrower map, 0.2..0.6, with a smaller weight ranked the demo set no better.)
+const SEMANTIC_FLOOR: f64 = 0.2;
+/// The longest text of a passage the encoder reads (bytes; cut at a character boundary).
+const SEMANTIC_TEXT_MAX: usize = 1_200;
+
+/// The text the encoder reads for a hit: its title (not a chat message's, which is its
+/// channel) and the scored passage.
+fn semantic_text(h: &Hit, range: (usize, usize)) -> String {
+    let passage = h.text.get(range.0..range.1).unwrap_or(&h.text);
+    let mut t = String::new();
+    if h.kind != EvidenceKind::Chat && !h.title.is_empty() && !passage.contains(h.title.as_str()) {
+        t.push_str(&h.title);
+        t.push_str(". ");
+    }
+    t.push_str(passage);
+    if t.len() > SEMANTIC_TEXT_MAX {
+        let mut end = SEMANTIC_TEXT_MAX;
+        while !t.is_char_boundary(end) {
+            end -= 1;
+        }
+        t.truncate(end);
+    }
+    t
+}
+
+/// Adds the semantic factor to the best `SEMANTIC_POOL` of `scored`: the encoder's cosine of
+/// the question and each passage, past `SEMANTIC_FLOOR`, weighted and scaled by the source's
+/// weight like the other factors. Hits below the pool keep 0: they were behind before and stay
+/// behind, since the factor only adds.
+fn add_semantic(scored: &mut [Scored], hits: &[Hit], cx: &RankContext, encoder: &Encoder, weight: f64) {
+    let question = cx.analysis.question.trim();
+    if question.is_empty() || scored.is_empty() {
+        return;
+    }
+    let n = scored.len().min(SEMANTIC_POOL);
+    if scored.len() > n {
+        scored.select_nth_unstable_by(n, |a, b| b.score.total_cmp(&a.score).then(a.idx.cmp(&b.idx)));
+    }
+    let texts: Vec<String> = scored[..n]
+        .iter()
+        .map(|s| semantic_text(&hits[s.idx], s.range))
+        .collect();
+    let q = encoder.encode(question);
+    let vectors = encoder.encode_all(&texts);
+    for (s, v) in scored[..n].iter_mut().zip(&vectors) {
+        let c = f64::from(text::encoder::cosine(&q, v));
+        s.semantic = ((c - SEMANTIC_FLOOR) / (1.0 - SEMANTIC_FLOOR)).clamp(0.0, 1.0);
+        s.score += weight * s.semantic * s.source_weight;
+    }
 }
 
 /// Scores every hit that matches (with `words`, a hit must share one with the question; without,
@@ -819,6 +897,7 @@ fn score_hits(
             authority,
             auth_note,
             completeness,
+            semantic: 0.0,
             coverage,
             gate,
             source_weight,
@@ -863,6 +942,7 @@ fn into_evidence(
             freshness: s.fresh,
             authority: s.authority,
             completeness: s.completeness,
+            semantic: s.semantic,
             coverage: s.coverage,
             score: s.score,
             why: Why {
@@ -980,6 +1060,7 @@ mod tests {
             lexicon: &p.lexicon,
             now,
             source_kinds: &kinds,
+            encoder: None,
         })
     }
 

@@ -52,8 +52,13 @@ pub struct Verdict {
     /// Of those, the ones rarer than the pool's typical question word (IDF above the median of
     /// the question's concepts the pool has).
     pub matched_rare: usize,
-    /// The best score over the fifth best (the last, with fewer; 1.0 alone).
+    /// The best score over the fifth best (the last, with fewer; 1.0 alone), by the lexical
+    /// factors.
     pub margin: f64,
+    /// The sentence encoder's similarity of the question and the best passage (0..1), when it
+    /// was measured: the decision then uses `MODEL_SEMANTIC`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub semantic: Option<f64>,
     /// The probability that the evidence answers the question (`MODEL`).
     pub probability: f64,
     /// The question names its subject with a word no source has, directly before a word the
@@ -84,8 +89,22 @@ pub const MODEL: Model = Model {
     matched_rare: 1.003,
     log_margin: 1.853,
     missing: -2.437,
+    semantic: 0.0,
 };
-/// At or above this probability the evidence answers the question ...
+/// The same decision where the sentence encoder measured the best passage: fitted likewise by
+/// `scripts/fit-verdict` on a demo report made with the encoder installed (its scores include
+/// the semantic factor, so its margins differ too).
+pub const MODEL_SEMANTIC: Model = Model {
+    bias: -3.213,
+    coverage: 1.972,
+    known_coverage: 0.278,
+    matched: 1.312,
+    matched_rare: 1.280,
+    log_margin: 2.124,
+    missing: -2.117,
+    semantic: 0.583,
+};
+/// At or above this probability the evidence answers the question (either model) ...
 pub const ANSWERED_AT: f64 = 0.5;
 /// ... at or above this one it answers part of it; below, nothing found answers it.
 pub const PARTLY_AT: f64 = 0.35;
@@ -104,6 +123,7 @@ pub struct Model {
     pub matched_rare: f64,
     pub log_margin: f64,
     pub missing: f64,
+    pub semantic: f64,
 }
 
 impl Model {
@@ -115,7 +135,8 @@ impl Model {
             + self.matched * v.matched.min(MATCHED_CAP) as f64 / MATCHED_CAP as f64
             + self.matched_rare * v.matched_rare.min(RARE_CAP) as f64 / RARE_CAP as f64
             + self.log_margin * v.margin.max(1.0).ln()
-            + self.missing * v.missing;
+            + self.missing * v.missing
+            + self.semantic * v.semantic.unwrap_or(0.0);
         1.0 / (1.0 + (-z).exp())
     }
 }
@@ -189,7 +210,9 @@ fn absent_modifier(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight], ma
 }
 
 /// The signals for `clusters[0]` (clusters in rank order) and the outcome they give.
-pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analysis) -> Verdict {
+/// `semantic`: whether ranking measured the semantic factor (the encoder is installed and the
+/// policy weighs it).
+pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analysis, semantic: bool) -> Verdict {
     let Some(top) = clusters.first() else {
         return Verdict {
             reasons: vec!["no evidence matched the question".into()],
@@ -219,9 +242,18 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
         .zip(&matches)
         .filter(|(w, m)| w.in_pool && **m >= MATCHED_AT && w.weight >= median)
         .count();
+    // The margin is taken on the lexical part of the scores: the semantic factor is a signal of
+    // its own (`semantic`), and the encoder rates a question's near misses (the same upgrade, of
+    // another version) as high as its answer.
+    let lexical = |c: &Cluster| {
+        c.members
+            .iter()
+            .map(|m| m.score - m.why.weights.semantic * m.semantic * m.why.source_weight)
+            .fold(0.0, f64::max)
+    };
     let below = clusters.get(4).or(clusters.get(1..).and_then(<[Cluster]>::last));
-    let margin = match below.map(Cluster::score) {
-        Some(b) if b > 0.0 => top.score() / b,
+    let margin = match below.map(lexical) {
+        Some(b) if b > 0.0 => lexical(top) / b,
         _ => 1.0,
     };
     let absent: Vec<String> = weights
@@ -240,11 +272,12 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
         matched_rare,
         margin: r3(margin),
         absent,
+        semantic: semantic.then(|| r3(rep.semantic)),
         probability: 0.0,
         absent_modifier: false,
         reasons: Vec::new(),
     };
-    let p = MODEL.probability(&v);
+    let p = if semantic { MODEL_SEMANTIC } else { MODEL }.probability(&v);
     v.probability = r3(p);
     v.absent_modifier = absent_modifier(analysis, &asked, weights, &matches);
     let said = format!(
@@ -299,6 +332,7 @@ mod tests {
             lexicon: &p.lexicon,
             now,
             source_kinds: &kinds,
+            encoder: None,
         };
         let hits = texts
             .iter()
@@ -312,7 +346,7 @@ mod tests {
         let (ranked, weights) = rank::rank_top_weighed(hits, &cx, 100);
         let mut clusters = dedup::cluster(ranked);
         clusters.sort_by(|a, b| b.score().total_cmp(&a.score()));
-        assess(&clusters, &weights, &a)
+        assess(&clusters, &weights, &a, false)
     }
 
     /// A pool in which a generic word is everywhere: the chatter a keyword search returns.
@@ -405,7 +439,7 @@ mod tests {
 
     #[test]
     fn nothing_found_is_not_found() {
-        let v = assess(&[], &[], &Analysis::default());
+        let v = assess(&[], &[], &Analysis::default(), false);
         assert_eq!(v.outcome, Outcome::NotFound);
     }
 }

@@ -66,17 +66,17 @@ impl Status {
         let hint = crate::util::data::INSTALL_HINT;
         match self {
             Status::Loaded { path, ms } => format!(
-                "Sentence encoder: USE multilingual v3 from {} ({ms} ms); the tool catalog searches by meaning too",
+                "Sentence encoder: USE multilingual v3 from {} ({ms} ms); ranking and the tool catalog weigh meaning too",
                 path.display()
             ),
             Status::Missing { path } => format!(
-                "Sentence encoder: not installed{}; the tool catalog searches by words only (install it with {hint})",
+                "Sentence encoder: not installed{}; ranking and the tool catalog go by words only (install it with {hint})",
                 path.as_ref()
                     .map(|p| format!(" at {}", p.display()))
                     .unwrap_or_default()
             ),
             Status::Broken { path, error } => format!(
-                "Sentence encoder: {} is unusable ({error}); the tool catalog searches by words only (reinstall it with {hint})",
+                "Sentence encoder: {} is unusable ({error}); ranking and the tool catalog go by words only (reinstall it with {hint})",
                 path.display()
             ),
         }
@@ -108,6 +108,17 @@ static SHARED: std::sync::LazyLock<(Option<Encoder>, Status)> = std::sync::LazyL
         }
     }
 });
+
+/// Says once per process, as a warning, that ranking goes by words only when the encoder is
+/// missing (the first `ask` calls it; a broken one was reported as it failed to load).
+pub fn notice_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        if let Status::Missing { .. } = status() {
+            tracing::warn!("{}", status().describe());
+        }
+    });
+}
 
 /// The encoder of the data directory's `usem/`, loaded on first use; `None` when it is not
 /// installed or cannot be read (`status` says which).

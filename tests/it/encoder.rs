@@ -136,3 +136,87 @@ fn the_tool_catalog_finds_by_meaning_across_languages_with_the_encoder() {
         "{found:?}"
     );
 }
+
+#[test]
+fn ranking_weighs_the_similarity_of_question_and_passage_with_the_encoder() {
+    use std::collections::HashMap;
+
+    use sagasu::config::policy::{Intent, Policies};
+    use sagasu::hit::{EvidenceKind, Hit};
+    use sagasu::pipeline::rank::{RankContext, rank};
+    let data = language_data("usem");
+    let encoder: &'static sagasu::text::encoder::Encoder = Box::leak(Box::new(
+        sagasu::text::encoder::Encoder::load(&data.join("usem")).expect("the encoder loads"),
+    ));
+    let policies = Policies::load(&repo().join("policies"), &[]).unwrap();
+    let now = "2026-11-20T09:00:00Z".parse().unwrap();
+    let question = "Where should staff leave their vehicles at the office?";
+    let analysis = sagasu::pipeline::query::analyze(question, now, &policies.lexicon);
+    // The decoy shares two of the question's words, the answer one: by words the decoy leads.
+    let texts = [
+        ("decoy", "The office kitchen is cleaned by staff on Fridays."),
+        ("answer", "Staff parking for cars is in the basement garage."),
+    ];
+    let hits = || -> Vec<Hit> {
+        texts
+            .iter()
+            .map(|(id, t)| {
+                let mut h = Hit::new("slack", &format!("C1/{id}"), EvidenceKind::Chat, *t);
+                h.timestamp = Some(now - chrono::Duration::days(3));
+                h
+            })
+            .collect()
+    };
+    let kinds: HashMap<String, String> = [("slack".to_string(), "slack".to_string())].into();
+    // A policy that weighs meaning most (the shipped ones give it a fifth): the mechanism, not
+    // the shipped balance, is under test.
+    let mut policy = policies.get(Intent::Factual).clone();
+    policy.weights = sagasu::config::policy::Weights {
+        keyword: 0.1,
+        freshness: 0.0,
+        authority: 0.0,
+        completeness: 0.0,
+        semantic: 0.9,
+    };
+    let ranked = |encoder| {
+        rank(
+            hits(),
+            &RankContext {
+                analysis: &analysis,
+                policy: &policy,
+                lexicon: &policies.lexicon,
+                now,
+                source_kinds: &kinds,
+                encoder,
+            },
+        )
+    };
+    let words = ranked(None);
+    assert!(words[0].hit.id.ends_with("C1/decoy"), "by words alone the decoy leads");
+    assert!(
+        words.iter().all(|e| e.semantic == 0.0),
+        "no similarity is measured without the encoder"
+    );
+    let meaning = ranked(Some(encoder));
+    let of = |id: &str| meaning.iter().find(|e| e.hit.id.ends_with(id)).unwrap().semantic;
+    assert!(
+        of("C1/answer") > of("C1/decoy"),
+        "answer {} decoy {}",
+        of("C1/answer"),
+        of("C1/decoy")
+    );
+    assert!(
+        meaning[0].hit.id.ends_with("C1/answer"),
+        "{:?}",
+        meaning
+            .iter()
+            .map(|e| (&e.hit.id, e.score, e.semantic, e.keyword))
+            .collect::<Vec<_>>()
+    );
+    let factor = meaning[0]
+        .explain()
+        .into_iter()
+        .find(|x| x.factor == "semantic")
+        .unwrap();
+    assert!(factor.contribution > 0.0, "{factor:?}");
+}

@@ -174,7 +174,7 @@ fn baselines_and_comparisons_run_side_by_side() {
     }
     let decision = std::fs::read_to_string(alt.join("decision.yaml")).unwrap();
     let changed = decision.replace(
-        "weights: { keyword: 0.3, freshness: 0.3, authority: 0.2, completeness: 0.2 }",
+        "weights: { keyword: 0.3, freshness: 0.3, authority: 0.2, completeness: 0.2, semantic: 0.25 }",
         "weights: { keyword: 0.0, freshness: 1.0, authority: 0.0, completeness: 0.0 }",
     );
     assert_ne!(changed, decision, "the decision policy's weights line moved");

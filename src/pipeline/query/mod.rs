@@ -428,8 +428,6 @@ pub fn analyze_question(
         });
     }
     a.intent = classified;
-    a.question = question.to_string();
-    a.normalized = normalized;
     a
 }
 
@@ -447,6 +445,8 @@ pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, le
 /// What to search for in `question` (`nq`: it normalised).
 fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
     let mut a = Analysis {
+        question: question.to_string(),
+        normalized: nq.to_string(),
         lang: language(question),
         ..Analysis::default()
     };
