@@ -305,6 +305,65 @@ pub struct Cue {
 pub struct IntentCues {
     pub secondary_ratio: f64,
     pub cues: BTreeMap<Intent, Vec<Cue>>,
+    /// The classifier trained on `intent-examples.yaml`, when the folder has one; without it
+    /// the cues decide alone.
+    pub classifier: Option<std::sync::Arc<crate::pipeline::classifier::Classifier>>,
+}
+
+/// `intent-examples.yaml`: intent -> language -> example questions.
+type RawExamples = BTreeMap<String, BTreeMap<String, Vec<String>>>;
+
+/// The longest example question, in characters.
+const MAX_EXAMPLE_CHARS: usize = 500;
+
+fn validate_examples(
+    doc: &Document,
+    raw: RawExamples,
+    problems: &mut Diagnostics,
+) -> Vec<crate::pipeline::classifier::Example> {
+    let mut out = Vec::new();
+    for (name, by_lang) in raw {
+        let intent = match name.parse::<Intent>() {
+            Ok(i) => i,
+            Err(e) => {
+                problems.push(doc.error_at_key(&name, e));
+                continue;
+            }
+        };
+        for (lang, list) in by_lang {
+            if lang != "en" && lang != "ja" {
+                problems.push(doc.error_at_key(
+                    &format!("{name}.{lang}"),
+                    format!("unknown language `{lang}` (expected en or ja)"),
+                ));
+                continue;
+            }
+            for (i, text) in list.into_iter().enumerate() {
+                let n = text.trim().chars().count();
+                if n == 0 || n > MAX_EXAMPLE_CHARS {
+                    problems.push(doc.error_at(
+                        &format!("{name}.{lang}[{i}]"),
+                        format!("an example must have 1 to {MAX_EXAMPLE_CHARS} characters"),
+                    ));
+                    continue;
+                }
+                out.push(crate::pipeline::classifier::Example { intent, text });
+            }
+        }
+    }
+    let seen: std::collections::BTreeSet<Intent> = out.iter().map(|e| e.intent).collect();
+    if !out.is_empty() && seen.len() < Intent::ALL.len() {
+        let missing: Vec<&str> = Intent::ALL
+            .iter()
+            .filter(|i| !seen.contains(i))
+            .map(|i| i.as_str())
+            .collect();
+        problems.push(doc.error_at(
+            "",
+            format!("every intent needs examples; none for {}", missing.join(", ")),
+        ));
+    }
+    out
 }
 
 #[derive(Debug, Deserialize)]
@@ -352,8 +411,20 @@ impl Policies {
             ));
             return Err(problems);
         }
-        let intents = load_raw::<RawIntents>(&dir.join("intents.yaml"), &mut problems)
+        let mut intents = load_raw::<RawIntents>(&dir.join("intents.yaml"), &mut problems)
             .and_then(|(doc, raw)| validate_intents(&doc, raw, &mut problems));
+        // The examples are optional: a policy folder without them classifies by cues alone.
+        let examples = dir.join("intent-examples.yaml");
+        if examples.exists()
+            && let Some((doc, raw)) = load_raw::<RawExamples>(&examples, &mut problems)
+        {
+            let examples = validate_examples(&doc, raw, &mut problems);
+            if let Some(i) = intents.as_mut().filter(|_| !examples.is_empty()) {
+                i.classifier = Some(std::sync::Arc::new(crate::pipeline::classifier::Classifier::new(
+                    examples,
+                )));
+            }
+        }
         let lexicon = load_raw::<RawLexicon>(&dir.join("lexicon.yaml"), &mut problems).map(|(_, raw)| Lexicon {
             synonyms: raw
                 .synonyms
@@ -442,6 +513,7 @@ fn validate_intents(doc: &Document, raw: RawIntents, problems: &mut Diagnostics)
     (problems.0.len() == before).then_some(IntentCues {
         secondary_ratio: raw.secondary_ratio,
         cues,
+        classifier: None,
     })
 }
 

@@ -61,7 +61,38 @@ pub struct Report {
     pub questions: Vec<QuestionResult>,
     /// Expected intent -> predicted intent -> questions.
     pub confusion: BTreeMap<Intent, BTreeMap<String, usize>>,
+    /// The intent classifier's k-fold accuracy on its examples (an extension), when the policy
+    /// folder has examples.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intent_classifier: Option<ClassifierStats>,
     pub sources: BTreeMap<String, SourceStats>,
+}
+
+/// How the intent classifier does on its own examples, each predicted by a model trained on
+/// the other folds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ClassifierStats {
+    pub examples: usize,
+    pub folds: usize,
+    pub accuracy: f64,
+    /// Whether the sentence encoder's vectors were among the features.
+    pub encoder: bool,
+}
+
+impl ClassifierStats {
+    fn line(&self) -> String {
+        format!(
+            "intent classifier: {}-fold accuracy {:.3} on {} examples{}",
+            self.folds,
+            self.accuracy,
+            self.examples,
+            if self.encoder {
+                " (with the sentence encoder)"
+            } else {
+                " (without the sentence encoder)"
+            }
+        )
+    }
 }
 
 /// A question's quality in one number, for finding what changed: the mean of its nDCG@10,
@@ -464,6 +495,9 @@ pub fn render_text(r: &Report) -> String {
         r.overall.questions,
         r.sets.join(", ")
     );
+    if let Some(c) = &r.intent_classifier {
+        let _ = writeln!(out, "{}", c.line());
+    }
     for (title, t) in tables(r) {
         let _ = write!(out, "\n{title}\n{}", t.text());
     }
@@ -481,6 +515,9 @@ pub fn render_markdown(r: &Report) -> String {
         r.sets.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "),
         r.policies
     );
+    if let Some(c) = &r.intent_classifier {
+        let _ = writeln!(out, "\n{}.", c.line());
+    }
     for (title, t) in tables(r) {
         let _ = write!(out, "\n## {title}\n\n{}", t.markdown());
     }

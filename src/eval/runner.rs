@@ -12,6 +12,9 @@ use crate::pipeline::ask::{AskOptions, Baseline, Engine};
 
 /// Asks every question of `questions` through `engine` (at most `jobs` at once), in order.
 /// `tick` is called after each question.
+/// Folds of the intent classifier's cross-validation in the report.
+const CLASSIFIER_FOLDS: usize = 5;
+
 pub async fn run(
     engine: &Engine,
     questions: &[Question],
@@ -122,8 +125,26 @@ pub async fn evaluate(
     let tick = || progress(None);
     let (mut main, mut base, mut other) = (Vec::new(), Vec::new(), Vec::new());
     let mut policies_dir = String::new();
+    let mut classifier = None;
     for (config_path, set) in &loaded {
         let engine = Engine::load(config_path, req.policies.as_deref())?;
+        if classifier.is_none()
+            && let Some(c) = &engine.policies.intents.classifier
+        {
+            // Five folds of the examples: how well the classifier learns the intents from
+            // them, apart from any golden set.
+            let encoder = crate::text::encoder::shared();
+            classifier = Some(super::report::ClassifierStats {
+                examples: c.examples.len(),
+                folds: CLASSIFIER_FOLDS,
+                accuracy: crate::pipeline::rank::round3(c.cross_validate(
+                    &engine.policies.intents,
+                    encoder,
+                    CLASSIFIER_FOLDS,
+                )),
+                encoder: encoder.is_some(),
+            });
+        }
         if policies_dir.is_empty() {
             policies_dir = req
                 .policies
@@ -169,6 +190,7 @@ pub async fn evaluate(
         baseline,
         compare,
         confusion: confusion(&main),
+        intent_classifier: classifier,
         sources: source_stats(&main),
         questions: main,
     })

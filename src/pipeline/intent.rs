@@ -46,8 +46,49 @@ pub fn classify(question: &str, cues: &IntentCues) -> Classified {
     classify_normalized(&crate::text::normalize(question), cues)
 }
 
-/// `classify` for a question already `text::normalize`d.
+/// `classify` for a question already `text::normalize`d: by the classifier trained on the
+/// policy folder's examples where it has them (with the sentence encoder's vector when it is
+/// installed), else by the cues alone.
 pub fn classify_normalized(q: &str, cues: &IntentCues) -> Classified {
+    match &cues.classifier {
+        Some(c) => {
+            let encoder = crate::text::encoder::shared();
+            let vector = encoder.map(|e| e.encode(q));
+            classified(
+                &c.probabilities(q, cues, encoder, vector.as_deref()),
+                cues.secondary_ratio,
+            )
+        }
+        None => classify_by_cues(q, cues),
+    }
+}
+
+/// The intent of the highest probability, and a secondary one when the next holds at least
+/// `secondary_ratio` of it. Ties break by the order of `Intent::ALL`.
+fn classified(p: &[f32], secondary_ratio: f64) -> Classified {
+    let scores: Vec<(Intent, f64)> = Intent::ALL
+        .iter()
+        .zip(p)
+        .map(|(i, x)| (*i, (f64::from(*x) * 1000.0).round() / 1000.0))
+        .collect();
+    let mut sorted = scores.clone();
+    sorted.sort_by(|a, b| b.1.total_cmp(&a.1));
+    let (top, top_p) = sorted[0];
+    let secondary = sorted
+        .get(1)
+        .filter(|(_, x)| *x > 0.0 && *x >= top_p * secondary_ratio)
+        .map(|(i, _)| vec![*i])
+        .unwrap_or_default();
+    Classified {
+        intent: top,
+        score: top_p,
+        secondary,
+        scores,
+    }
+}
+
+/// Classification by the cues alone: the intent whose cues weigh most.
+pub fn classify_by_cues(q: &str, cues: &IntentCues) -> Classified {
     let mut totals: Vec<(Intent, f64)> = Intent::ALL
         .iter()
         .map(|i| {
@@ -121,7 +162,18 @@ mod tests {
     }
 
     #[test]
-    fn secondary_intent_and_defaults() {
+    fn the_classifier_gives_a_probability_to_every_intent() {
+        let c = classify("Who decided to drop the beta, and who owns the rollout now?", &cues());
+        assert_eq!(c.scores.len(), Intent::ALL.len());
+        assert!((c.scores.iter().map(|s| s.1).sum::<f64>() - 1.0).abs() < 0.01, "{c:?}");
+        let best = c.scores.iter().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap();
+        assert_eq!((best.0, best.1), (c.intent, c.score));
+        assert!(c.secondary.iter().all(|s| *s != c.intent));
+    }
+
+    #[test]
+    fn secondary_intent_and_defaults_by_cues() {
+        let classify = |q: &str, cues: &IntentCues| classify_by_cues(&crate::text::normalize(q), cues);
         let c = classify("What did we decide about pricing, and who owns the rollout?", &cues());
         assert_eq!(c.intent, Intent::Decision);
         assert_eq!(c.secondary, vec![Intent::Person]);

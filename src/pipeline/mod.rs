@@ -4,6 +4,7 @@
 
 pub mod answer;
 pub mod ask;
+pub mod classifier;
 pub mod confidence;
 pub mod conflict;
 pub mod dedup;

@@ -220,3 +220,21 @@ fn ranking_weighs_the_similarity_of_question_and_passage_with_the_encoder() {
         .unwrap();
     assert!(factor.contribution > 0.0, "{factor:?}");
 }
+
+#[test]
+fn the_intent_classifier_learns_the_examples_with_the_encoder() {
+    use sagasu::config::policy::Policies;
+    let data = language_data("usem");
+    let encoder = sagasu::text::encoder::Encoder::load(&data.join("usem")).expect("the encoder loads");
+    let policies = Policies::load(&repo().join("policies"), &[]).unwrap();
+    let classifier = policies
+        .intents
+        .classifier
+        .as_ref()
+        .expect("the shipped policies have examples");
+    // Each example predicted by a model trained on the other four fifths: 0.931 when measured
+    // (0.787 by words and cues alone).
+    let accuracy = classifier.cross_validate(&policies.intents, Some(&encoder), 5);
+    eprintln!("intent classifier: 5-fold accuracy {accuracy:.3} with the encoder");
+    assert!(accuracy >= 0.88, "5-fold accuracy {accuracy}");
+}

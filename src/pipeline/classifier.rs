@@ -1,0 +1,329 @@
+//! The intent classifier: a multinomial logistic regression over a question's character
+//! n-grams, its words, the totals of the intent cues of `policies/intents.yaml` (features, not
+//! rules) and, given the sentence encoder, the question's vector. It is trained on
+//! `policies/intent-examples.yaml` the first time a question is classified, in well under a
+//! second, and gives a probability for each of the seven intents.
+//!
+//! Invariant: training is deterministic (a fixed example order and learning schedule), so the
+//! same examples, cues and encoder give the same model on every machine.
+
+use std::sync::OnceLock;
+
+use rustc_hash::FxHasher;
+use std::hash::Hasher;
+
+use crate::config::policy::{Intent, IntentCues};
+use crate::text::encoder::Encoder;
+
+/// One example question and its intent.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Example {
+    pub intent: Intent,
+    pub text: String,
+}
+
+/// Hashed buckets of the n-gram and word features.
+const BUCKETS: usize = 1 << 15;
+/// Character n-grams of these lengths (spaces included, so English word edges count).
+const NGRAMS: std::ops::RangeInclusive<usize> = 2..=4;
+/// A cue total counts up to this much (a question that repeats a cue is no more that intent).
+const CUE_CAP: f64 = 3.0;
+/// The encoder's vector scaled against the unit-length n-gram and word blocks (5-fold accuracy
+/// on the examples: 0.75 -> 0.907, 1.5 -> 0.931, 3 -> 0.938, but the demo's intent accuracy
+/// 0.894, 0.915, 0.883).
+const VECTOR_SCALE: f32 = 1.5;
+/// Passes over the examples.
+const EPOCHS: usize = 60;
+/// The learning rate at the first pass, decaying as 1 / (1 + pass / 10).
+const RATE: f32 = 0.5;
+/// L2 penalty on every weight but the biases.
+const L2: f32 = 1e-4;
+
+const CLASSES: usize = Intent::ALL.len();
+
+/// A question's features: sparse (index, value) pairs over `dim`.
+type Features = Vec<(usize, f32)>;
+
+/// The trained weights, one row per intent in `Intent::ALL` order.
+#[derive(Debug, Clone)]
+pub struct Model {
+    dim: usize,
+    vectors: bool,
+    w: Vec<f32>,
+}
+
+/// The examples and the model trained from them on first use.
+pub struct Classifier {
+    pub examples: Vec<Example>,
+    model: OnceLock<Model>,
+}
+
+impl std::fmt::Debug for Classifier {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Classifier({} examples)", self.examples.len())
+    }
+}
+
+impl PartialEq for Classifier {
+    fn eq(&self, other: &Classifier) -> bool {
+        self.examples == other.examples
+    }
+}
+
+fn bucket(tag: u8, s: &str) -> usize {
+    let mut h = FxHasher::default();
+    h.write_u8(tag);
+    h.write(s.as_bytes());
+    (h.finish() as usize) % BUCKETS
+}
+
+/// Adds `keys` as one block of unit length (each distinct key once).
+fn unit_block(out: &mut Features, mut keys: Vec<usize>) {
+    keys.sort_unstable();
+    keys.dedup();
+    if keys.is_empty() {
+        return;
+    }
+    let v = 1.0 / (keys.len() as f32).sqrt();
+    out.extend(keys.into_iter().map(|k| (k, v)));
+}
+
+/// The features of a `text::normalize`d question.
+fn features(normalized: &str, cues: &IntentCues, vector: Option<&[f32]>) -> Features {
+    let mut out = Features::new();
+    let chars: Vec<char> = std::iter::once(' ')
+        .chain(normalized.chars())
+        .chain(std::iter::once(' '))
+        .collect();
+    let mut grams = Vec::new();
+    let mut s = String::new();
+    for n in NGRAMS {
+        for w in chars.windows(n) {
+            s.clear();
+            s.extend(w);
+            grams.push(bucket(n as u8, &s));
+        }
+    }
+    unit_block(&mut out, grams);
+    let mut words = Vec::new();
+    crate::text::for_each_token(normalized, |t, _, _| words.push(bucket(b'w', t)));
+    unit_block(&mut out, words);
+    for (k, intent) in Intent::ALL.iter().enumerate() {
+        let total: f64 = cues
+            .cues
+            .get(intent)
+            .map(|list| {
+                list.iter()
+                    .filter(|c| crate::pipeline::intent::cue_matches(normalized, &c.text))
+                    .map(|c| c.weight)
+                    .sum()
+            })
+            .unwrap_or(0.0);
+        if total > 0.0 {
+            out.push((BUCKETS + k, (total.min(CUE_CAP) / CUE_CAP) as f32));
+        }
+    }
+    let base = BUCKETS + CLASSES;
+    if let Some(v) = vector {
+        out.extend(v.iter().enumerate().map(|(j, x)| (base + j, x * VECTOR_SCALE)));
+    }
+    out
+}
+
+/// The size of the feature space with or without the encoder's vector; the last index is the
+/// bias.
+fn dim(vectors: bool) -> usize {
+    BUCKETS + CLASSES + if vectors { crate::text::encoder::DIM } else { 0 } + 1
+}
+
+fn softmax(z: &mut [f32; CLASSES]) {
+    let max = z.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+    let mut sum = 0.0;
+    for x in z.iter_mut() {
+        *x = (*x - max).exp();
+        sum += *x;
+    }
+    for x in z.iter_mut() {
+        *x /= sum;
+    }
+}
+
+impl Model {
+    fn probabilities(&self, f: &Features) -> [f32; CLASSES] {
+        let mut z = [0.0f32; CLASSES];
+        for (c, zc) in z.iter_mut().enumerate() {
+            let row = &self.w[c * self.dim..(c + 1) * self.dim];
+            *zc = row[self.dim - 1] + f.iter().map(|&(i, v)| row[i] * v).sum::<f32>();
+        }
+        softmax(&mut z);
+        z
+    }
+
+    /// Trains on `data` (features and the index of their intent in `Intent::ALL`).
+    fn train(data: &[(Features, usize)], vectors: bool) -> Model {
+        let dim = dim(vectors);
+        let mut m = Model {
+            dim,
+            vectors,
+            w: vec![0.0; CLASSES * dim],
+        };
+        // Interleave the intents in a fixed order, so that no pass ends on one intent.
+        let mut order: Vec<usize> = (0..data.len()).collect();
+        order.sort_by_key(|&i| (i * 7919) % data.len().max(1));
+        for epoch in 0..EPOCHS {
+            let rate = RATE / (1.0 + epoch as f32 / 10.0);
+            for &i in &order {
+                let (f, y) = &data[i];
+                let p = m.probabilities(f);
+                for (c, pc) in p.iter().enumerate() {
+                    let g = pc - if c == *y { 1.0 } else { 0.0 };
+                    let row = &mut m.w[c * dim..(c + 1) * dim];
+                    for &(j, v) in f {
+                        row[j] -= rate * (g * v + L2 * row[j]);
+                    }
+                    row[dim - 1] -= rate * g;
+                }
+            }
+        }
+        m
+    }
+}
+
+impl Classifier {
+    pub fn new(examples: Vec<Example>) -> Classifier {
+        Classifier {
+            examples,
+            model: OnceLock::new(),
+        }
+    }
+
+    /// The model, trained on first use (with the encoder's vectors when it is installed).
+    fn model(&self, cues: &IntentCues, encoder: Option<&Encoder>) -> &Model {
+        self.model.get_or_init(|| {
+            let started = std::time::Instant::now();
+            let data = training_data(&self.examples, cues, encoder);
+            let m = Model::train(&data, encoder.is_some());
+            tracing::debug!(
+                "intent classifier trained on {} examples in {} ms",
+                self.examples.len(),
+                started.elapsed().as_millis()
+            );
+            m
+        })
+    }
+
+    /// Each intent's probability for a `text::normalize`d question (in `Intent::ALL` order),
+    /// `vector` being the question's encoding when the encoder is installed.
+    pub fn probabilities(
+        &self,
+        normalized: &str,
+        cues: &IntentCues,
+        encoder: Option<&Encoder>,
+        vector: Option<&[f32]>,
+    ) -> [f32; CLASSES] {
+        let model = self.model(cues, encoder);
+        let f = features(normalized, cues, vector.filter(|_| model.vectors));
+        model.probabilities(&f)
+    }
+
+    /// The share of examples classified right by a model trained on the others, over `k` folds
+    /// (example `i` is in fold `i % k`).
+    pub fn cross_validate(&self, cues: &IntentCues, encoder: Option<&Encoder>, k: usize) -> f64 {
+        let data = training_data(&self.examples, cues, encoder);
+        let k = k.max(2);
+        let mut right = 0usize;
+        for fold in 0..k {
+            let train: Vec<(Features, usize)> = data
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % k != fold)
+                .map(|(_, d)| d.clone())
+                .collect();
+            let m = Model::train(&train, encoder.is_some());
+            right += data
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % k == fold)
+                .filter(|(_, (f, y))| argmax(&m.probabilities(f)) == *y)
+                .count();
+        }
+        right as f64 / data.len().max(1) as f64
+    }
+}
+
+fn argmax(p: &[f32; CLASSES]) -> usize {
+    let mut best = 0;
+    for (i, x) in p.iter().enumerate() {
+        if *x > p[best] {
+            best = i;
+        }
+    }
+    best
+}
+
+fn training_data(examples: &[Example], cues: &IntentCues, encoder: Option<&Encoder>) -> Vec<(Features, usize)> {
+    let normalized: Vec<String> = examples.iter().map(|e| crate::text::normalize(&e.text)).collect();
+    // Encoded as questions are at classification: normalised.
+    let vectors: Option<Vec<Vec<f32>>> = encoder.map(|e| e.encode_all(&normalized));
+    examples
+        .iter()
+        .enumerate()
+        .map(|(i, e)| {
+            let y = Intent::ALL.iter().position(|x| *x == e.intent).unwrap_or(0);
+            let v = vectors.as_ref().map(|v| v[i].as_slice());
+            (features(&normalized[i], cues, v), y)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::policy::Policies;
+
+    fn policies() -> Policies {
+        Policies::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies"), &[]).unwrap()
+    }
+
+    #[test]
+    fn the_examples_teach_every_intent_by_words_alone() {
+        let p = policies();
+        let c = p
+            .intents
+            .classifier
+            .as_ref()
+            .expect("the shipped policies have examples");
+        for intent in Intent::ALL {
+            for lang in [false, true] {
+                let n = c
+                    .examples
+                    .iter()
+                    .filter(|e| e.intent == intent && crate::text::is_japanese(&e.text) == lang)
+                    .count();
+                assert!(
+                    n >= 30,
+                    "{intent:?} has {n} examples in {}",
+                    if lang { "ja" } else { "en" }
+                );
+            }
+        }
+        // Without the encoder (n-grams, words and cues): each example predicted by a model that
+        // never saw it. 0.787 when measured; the encoder brings it to 0.931.
+        let accuracy = c.cross_validate(&p.intents, None, 5);
+        assert!(accuracy >= 0.72, "5-fold accuracy {accuracy}");
+    }
+
+    #[test]
+    fn probabilities_cover_every_intent_and_training_is_deterministic() {
+        let p = policies();
+        let c = p.intents.classifier.as_ref().unwrap();
+        let data = training_data(&c.examples, &p.intents, None);
+        let a = Model::train(&data, false);
+        let b = Model::train(&data, false);
+        assert_eq!(a.w, b.w);
+        let q = crate::text::normalize("Who is the owner of the billing code?");
+        let probs = a.probabilities(&features(&q, &p.intents, None));
+        assert!((probs.iter().sum::<f32>() - 1.0).abs() < 1e-4, "{probs:?}");
+        assert_eq!(Intent::ALL[argmax(&probs)], Intent::Person, "{probs:?}");
+    }
+}
