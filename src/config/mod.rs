@@ -3,6 +3,7 @@
 //! Raw serde structs mirror the file; `Config::load` validates them into domain types and
 //! reports every problem of the file in one run, each with file, line and column.
 
+pub mod classifier;
 pub mod policy;
 
 use std::collections::BTreeMap;

@@ -243,6 +243,70 @@ impl Policy {
             })
     }
 
+    /// This policy blended with `other`'s, `other` counting `share` (0..1): the weights, the
+    /// half-life, the conclusion bonus and each source's weight in proportion; the authority
+    /// order by the blended authority of each kind; every source either policy asks is asked,
+    /// at the larger of their limits; broadening steps of either. The intent and the answer
+    /// stay this policy's. For a question whose top two intents are close.
+    pub fn blend(&self, other: &Policy, share: f64) -> Policy {
+        let s = share.clamp(0.0, 1.0);
+        let mix = |a: f64, b: f64| (1.0 - s) * a + s * b;
+        let (w, o) = (self.weights, other.weights);
+        let weights = Weights {
+            keyword: mix(w.keyword, o.keyword),
+            freshness: mix(w.freshness, o.freshness),
+            authority: mix(w.authority, o.authority),
+            completeness: mix(w.completeness, o.completeness),
+            semantic: mix(w.semantic, o.semantic),
+        };
+        // The kinds either policy ranks, by their blended authority.
+        let mut kinds: Vec<(EvidenceKind, f64)> = EvidenceKind::ALL
+            .iter()
+            .filter(|k| self.authority.contains(k) || other.authority.contains(k))
+            .map(|k| (*k, mix(self.authority_of(*k), other.authority_of(*k))))
+            .collect();
+        // Stable: kinds of equal blended authority keep this policy's order.
+        kinds.sort_by(|a, b| {
+            b.1.total_cmp(&a.1).then_with(|| {
+                let at = |k: &EvidenceKind| self.authority.iter().position(|x| x == k).unwrap_or(usize::MAX);
+                at(&a.0).cmp(&at(&b.0))
+            })
+        });
+        let default = SourcePref {
+            weight: 1.0,
+            limit: DEFAULT_LIMIT,
+        };
+        let mut sources = BTreeMap::new();
+        for key in self.sources.keys().chain(other.sources.keys()) {
+            let a = self.sources.get(key).copied().unwrap_or(default);
+            let b = other.sources.get(key).copied().unwrap_or(default);
+            sources.insert(
+                key.clone(),
+                SourcePref {
+                    weight: mix(a.weight, b.weight),
+                    limit: a.limit.max(b.limit),
+                },
+            );
+        }
+        let mut broaden = self.broaden.clone();
+        for b in &other.broaden {
+            if !broaden.contains(b) {
+                broaden.push(*b);
+            }
+        }
+        Policy {
+            intent: self.intent,
+            weights,
+            half_life_days: mix(self.half_life_days, other.half_life_days),
+            authority: kinds.into_iter().map(|(k, _)| k).collect(),
+            conclusion_bonus: mix(self.conclusion_bonus, other.conclusion_bonus),
+            sources,
+            broaden,
+            relevance_gate: self.relevance_gate && other.relevance_gate,
+            answer: self.answer,
+        }
+    }
+
     /// A policy with equal weights and no routing (the `uniform` baseline).
     pub fn uniform(intent: Intent) -> Policy {
         Policy {
@@ -307,7 +371,37 @@ pub struct IntentCues {
     pub cues: BTreeMap<Intent, Vec<Cue>>,
     /// The classifier trained on `intent-examples.yaml`, when the folder has one; without it
     /// the cues decide alone.
-    pub classifier: Option<std::sync::Arc<crate::pipeline::classifier::Classifier>>,
+    pub classifier: Option<std::sync::Arc<crate::config::classifier::Classifier>>,
+}
+
+// The classifier knows the intents by their index in `Intent::ALL`.
+const _: () = assert!(Intent::ALL.len() == crate::config::classifier::CLASSES);
+
+impl crate::config::classifier::Cues for IntentCues {
+    fn totals(&self, normalized: &str) -> [f64; crate::config::classifier::CLASSES] {
+        let mut out = [0.0; crate::config::classifier::CLASSES];
+        for (k, intent) in Intent::ALL.iter().enumerate() {
+            out[k] = self.cues.get(intent).map_or(0.0, |list| {
+                list.iter()
+                    .filter(|c| crate::text::find_phrase(normalized, &c.text).is_some())
+                    .map(|c| c.weight)
+                    .sum()
+            });
+        }
+        out
+    }
+
+    fn fingerprint(&self) -> u64 {
+        use crate::util::hash::{START, fnv, fnv_str};
+        let mut h = START;
+        for (intent, list) in &self.cues {
+            h = fnv_str(h, intent.as_str());
+            for c in list {
+                h = fnv(fnv_str(h, &c.text), &c.weight.to_le_bytes());
+            }
+        }
+        h
+    }
 }
 
 /// `intent-examples.yaml`: intent -> language -> example questions.
@@ -320,7 +414,7 @@ fn validate_examples(
     doc: &Document,
     raw: RawExamples,
     problems: &mut Diagnostics,
-) -> Vec<crate::pipeline::classifier::Example> {
+) -> Vec<crate::config::classifier::Example> {
     let mut out = Vec::new();
     for (name, by_lang) in raw {
         let intent = match name.parse::<Intent>() {
@@ -347,11 +441,12 @@ fn validate_examples(
                     ));
                     continue;
                 }
-                out.push(crate::pipeline::classifier::Example { intent, text });
+                let class = Intent::ALL.iter().position(|i| *i == intent).unwrap_or(0);
+                out.push(crate::config::classifier::Example { class, text });
             }
         }
     }
-    let seen: std::collections::BTreeSet<Intent> = out.iter().map(|e| e.intent).collect();
+    let seen: std::collections::BTreeSet<Intent> = out.iter().map(|e| Intent::ALL[e.class]).collect();
     if !out.is_empty() && seen.len() < Intent::ALL.len() {
         let missing: Vec<&str> = Intent::ALL
             .iter()
@@ -420,7 +515,7 @@ impl Policies {
         {
             let examples = validate_examples(&doc, raw, &mut problems);
             if let Some(i) = intents.as_mut().filter(|_| !examples.is_empty()) {
-                i.classifier = Some(std::sync::Arc::new(crate::pipeline::classifier::Classifier::new(
+                i.classifier = Some(std::sync::Arc::new(crate::config::classifier::Classifier::new(
                     examples,
                 )));
             }
@@ -679,6 +774,27 @@ mod tests {
         assert!((sum - 1.0).abs() < 1e-9, "{l:?}");
         assert!((l.keyword / l.freshness - 3.0).abs() < 1e-9, "{l:?}");
         assert_eq!(Weights::uniform().lexical(), Weights::uniform());
+    }
+
+    #[test]
+    fn a_blend_weighs_both_policies_and_asks_what_either_asks() {
+        let p = Policies::load(&repo_policies(), &[]).unwrap();
+        let (decision, document) = (p.get(Intent::Decision), p.get(Intent::Document));
+        let half = decision.blend(document, 0.5);
+        assert_eq!(half.intent, Intent::Decision);
+        assert_eq!(half.answer, decision.answer);
+        let mid = (decision.weights.keyword + document.weights.keyword) / 2.0;
+        assert!((half.weights.keyword - mid).abs() < 1e-9);
+        // Decision asks no tool, document does: the blend asks it, at half the weight.
+        assert_eq!(decision.source_pref("tools", "tools").weight, 0.0);
+        let tools = half.source_pref("tools", "tools").weight;
+        assert!(tools > 0.0 && tools < document.source_pref("tools", "tools").weight.max(1e-9) + 1e-9);
+        for k in decision.authority.iter().chain(&document.authority) {
+            assert!(half.authority.contains(k), "{k:?}");
+        }
+        let none = decision.blend(document, 0.0);
+        assert_eq!(none.weights, decision.weights);
+        assert_eq!(none.authority, decision.authority);
     }
 
     #[test]

@@ -317,7 +317,7 @@ impl Engine {
         let mut policy = match opts.baseline {
             Some(Baseline::Uniform) => Policy::uniform(intent),
             Some(Baseline::Recency) => Policy::recency(intent),
-            None => self.policies.get(intent).clone(),
+            None => self.blended(analysis),
         };
         let mut plan = self.plan(analysis, &policy, opts);
         if plan.is_empty() && opts.sources.as_ref().is_none_or(|s| !s.is_empty()) {
@@ -354,6 +354,22 @@ impl Engine {
         // A baseline differs in ranking only: it says as much as the intent's policy does.
         policy.answer = self.policies.get(intent).answer;
         Ok((policy, plan, unlistable))
+    }
+
+    /// The intent's policy, blended with its secondary intent's when the classifier rates that
+    /// one close (`secondary`): the sources both would ask are asked, and evidence is weighed by
+    /// both in proportion to their probabilities.
+    fn blended(&self, analysis: &Analysis) -> Policy {
+        let c = &analysis.intent;
+        let policy = self.policies.get(c.intent);
+        let second = c.secondary.first().and_then(|s| {
+            let p = c.scores.iter().find(|(i, _)| i == s)?.1;
+            (p > 0.0 && c.score > 0.0).then_some((*s, p))
+        });
+        match second {
+            Some((s, p)) => policy.blend(self.policies.get(s), p / (p + c.score)),
+            None => policy.clone(),
+        }
     }
 
     /// Retries sources that found nothing with a broader query, step by step (policy order):

@@ -4,7 +4,6 @@
 
 pub mod answer;
 pub mod ask;
-pub mod classifier;
 pub mod confidence;
 pub mod conflict;
 pub mod dedup;

@@ -18,6 +18,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::util::hash::{START as FNV_START, fnv, fnv_str};
+
 /// Dimensions of the model.
 pub const DIM: usize = 512;
 const CNN_DIM: usize = 256;
@@ -822,6 +824,122 @@ impl Encoder {
         z.iter_mut().for_each(|v| *v /= norm);
         z
     }
+}
+
+/// Vectors written by `encode_cached` start with this.
+const CACHE_MAGIC: &[u8; 8] = b"sagasuV1";
+/// Cached sets kept per purpose (`what`): a catalog edited back and forth is not re-encoded,
+/// and the folder does not grow without bound.
+const CACHE_KEEP: usize = 4;
+
+/// Where `encode_cached` keeps vectors: `cache/vectors/` in the data directory.
+fn cache_dir() -> Option<std::path::PathBuf> {
+    crate::util::data::dir().map(|d| d.join("cache").join("vectors"))
+}
+
+impl Encoder {
+    /// A hash of what the encoder computes: its vocabulary and a sample of its weights, so
+    /// cached vectors of another model are never read.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = fnv(FNV_START, &(self.tokenizer.vocabulary() as u64).to_le_bytes());
+        for v in self.proj_b.iter().chain(&self.cnn_b).chain(&self.ln_g) {
+            h = fnv(h, &v.to_le_bytes());
+        }
+        h
+    }
+
+    /// `encode_all`, through a cache on disk keyed by the texts' content and the model: a
+    /// restart (or another process) reads the vectors instead of encoding them again. `what`
+    /// names the purpose (`tools`, `intent-examples`): a few sets of each are kept. Without a
+    /// data directory, or when the cache cannot be read or written, it encodes (and says why
+    /// at debug level): the cache only ever saves time.
+    pub fn encode_cached<S: AsRef<str> + Sync>(&self, texts: &[S], what: &str) -> Vec<Vec<f32>> {
+        let key = self.texts_key(texts);
+        match cache_dir() {
+            Some(dir) => self.encode_cached_in(&dir, texts, what, key),
+            None => self.encode_all(texts),
+        }
+    }
+
+    /// The cache key of `texts` under this model.
+    fn texts_key<S: AsRef<str>>(&self, texts: &[S]) -> u64 {
+        texts
+            .iter()
+            .fold(fnv(FNV_START, &self.fingerprint().to_le_bytes()), |k, t| {
+                fnv_str(k, t.as_ref())
+            })
+    }
+
+    /// `encode_cached` with its cache in `dir` (for tests: the data directory comes from the
+    /// environment).
+    pub fn encode_cached_at<S: AsRef<str> + Sync>(&self, dir: &Path, texts: &[S], what: &str) -> Vec<Vec<f32>> {
+        self.encode_cached_in(dir, texts, what, self.texts_key(texts))
+    }
+
+    /// `encode_cached` in the folder `dir`, `key` being the texts' hash.
+    fn encode_cached_in<S: AsRef<str> + Sync>(&self, dir: &Path, texts: &[S], what: &str, key: u64) -> Vec<Vec<f32>> {
+        let path = dir.join(format!("{what}-{key:016x}.vec"));
+        if let Some(v) = read_vectors(&path, texts.len()) {
+            return v;
+        }
+        let vectors = self.encode_all(texts);
+        if let Err(e) = write_vectors(dir, &path, &vectors, what) {
+            tracing::debug!("vector cache {} not written: {e}", path.display());
+        }
+        vectors
+    }
+}
+
+/// The vectors of a cache file holding exactly `n` of them, or `None`.
+fn read_vectors(path: &Path, n: usize) -> Option<Vec<Vec<f32>>> {
+    let bytes = std::fs::read(path).ok()?;
+    let body = bytes.strip_prefix(CACHE_MAGIC.as_slice())?;
+    let (count, data) = body.split_at_checked(8)?;
+    let count = u64::from_le_bytes(count.try_into().ok()?) as usize;
+    if count != n || data.len() != n.checked_mul(DIM * 4)? {
+        return None;
+    }
+    Some(
+        data.chunks_exact(DIM * 4)
+            .map(|row| {
+                row.chunks_exact(4)
+                    .map(|b| f32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+                    .collect()
+            })
+            .collect(),
+    )
+}
+
+/// Writes a cache file (through a temporary file and a rename, so a reader never sees half of
+/// one) and removes the oldest sets of the same purpose beyond `CACHE_KEEP`.
+fn write_vectors(dir: &Path, path: &Path, vectors: &[Vec<f32>], what: &str) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let mut bytes = Vec::with_capacity(16 + vectors.len() * DIM * 4);
+    bytes.extend_from_slice(CACHE_MAGIC);
+    bytes.extend_from_slice(&(vectors.len() as u64).to_le_bytes());
+    for v in vectors {
+        for x in v {
+            bytes.extend_from_slice(&x.to_le_bytes());
+        }
+    }
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    std::fs::write(&tmp, &bytes)?;
+    std::fs::rename(&tmp, path)?;
+    let prefix = format!("{what}-");
+    let mut same: Vec<(std::time::SystemTime, std::path::PathBuf)> = std::fs::read_dir(dir)?
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with(&prefix) && name.ends_with(".vec")
+        })
+        .filter_map(|e| Some((e.metadata().ok()?.modified().ok()?, e.path())))
+        .collect();
+    same.sort_by_key(|s| std::cmp::Reverse(s.0));
+    for (_, old) in same.into_iter().skip(CACHE_KEEP) {
+        let _ = std::fs::remove_file(old);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 
 pub mod data;
 pub mod fs;
+pub mod hash;
 pub mod par;
 pub mod redact;
 pub mod yaml;

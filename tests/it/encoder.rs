@@ -238,3 +238,41 @@ fn the_intent_classifier_learns_the_examples_with_the_encoder() {
     eprintln!("intent classifier: 5-fold accuracy {accuracy:.3} with the encoder");
     assert!(accuracy >= 0.88, "5-fold accuracy {accuracy}");
 }
+
+#[test]
+fn encoded_vectors_are_cached_on_disk_by_content() {
+    let data = language_data("usem");
+    let encoder = sagasu::text::encoder::Encoder::load(&data.join("usem")).expect("the encoder loads");
+    let dir = tempfile::tempdir().unwrap();
+    let files = || -> Vec<std::path::PathBuf> {
+        let mut v: Vec<_> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        v
+    };
+    let texts = ["Merge a pull request.", "会議室を予約する"];
+    let first = encoder.encode_cached_at(dir.path(), &texts, "tools");
+    assert_eq!(first, encoder.encode_all(&texts));
+    let cached = files();
+    assert_eq!(cached.len(), 1, "{cached:?}");
+    // Read back, not encoded again: a file whose vectors were altered is what comes back.
+    let mut bytes = std::fs::read(&cached[0]).unwrap();
+    let last = bytes.len() - 4;
+    bytes[last..].copy_from_slice(&7.0f32.to_le_bytes());
+    std::fs::write(&cached[0], &bytes).unwrap();
+    let again = encoder.encode_cached_at(dir.path(), &texts, "tools");
+    assert_eq!(again[1][sagasu::text::encoder::DIM - 1], 7.0);
+    // A damaged file is encoded again and rewritten.
+    std::fs::write(&cached[0], b"sagasuV1 truncated").unwrap();
+    assert_eq!(encoder.encode_cached_at(dir.path(), &texts, "tools"), first);
+    assert_eq!(std::fs::read(&cached[0]).unwrap().len(), 16 + 2 * 512 * 4);
+    // Other texts are another file; a few sets of one purpose are kept, the oldest go.
+    for i in 0..6 {
+        let t = [format!("tool number {i}")];
+        encoder.encode_cached_at(dir.path(), &t, "tools");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(files().len(), 4, "{:?}", files());
+}

@@ -353,7 +353,7 @@ impl ToolCatalog {
                 .iter()
                 .map(|e| format!("{}: {}", split_identifier(&e.tool.name), e.tool.description))
                 .collect();
-            (enc, enc.encode_all(&texts))
+            (enc, enc.encode_cached(&texts, "tools"))
         });
         self
     }

@@ -7,19 +7,30 @@
 //! Invariant: training is deterministic (a fixed example order and learning schedule), so the
 //! same examples, cues and encoder give the same model on every machine.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use rustc_hash::FxHasher;
 use std::hash::Hasher;
 
-use crate::config::policy::{Intent, IntentCues};
 use crate::text::encoder::Encoder;
 
-/// One example question and its intent.
+/// The classes: the seven intents, in the order of `Intent::ALL` (`config::policy` holds the
+/// intents and maps them to and from these indices; this module knows only the indices).
+pub const CLASSES: usize = 7;
+
+/// One example question and the index of its intent.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Example {
-    pub intent: Intent,
+    pub class: usize,
     pub text: String,
+}
+
+/// What the classifier reads of the intent cues.
+pub trait Cues {
+    /// Each class's total cue weight in a `text::normalize`d question.
+    fn totals(&self, normalized: &str) -> [f64; CLASSES];
+    /// A hash of the cues (a model trained with other cues is another model).
+    fn fingerprint(&self) -> u64;
 }
 
 /// Hashed buckets of the n-gram and word features.
@@ -39,12 +50,10 @@ const RATE: f32 = 0.5;
 /// L2 penalty on every weight but the biases.
 const L2: f32 = 1e-4;
 
-const CLASSES: usize = Intent::ALL.len();
-
 /// A question's features: sparse (index, value) pairs over `dim`.
 type Features = Vec<(usize, f32)>;
 
-/// The trained weights, one row per intent in `Intent::ALL` order.
+/// The trained weights, one row per class.
 #[derive(Debug, Clone)]
 pub struct Model {
     dim: usize,
@@ -55,8 +64,12 @@ pub struct Model {
 /// The examples and the model trained from them on first use.
 pub struct Classifier {
     pub examples: Vec<Example>,
-    model: OnceLock<Model>,
+    model: OnceLock<Arc<Model>>,
 }
+
+/// Models trained in this process, by a hash of what they were trained on: every load of one
+/// policy folder (a test loads it many times) shares one model.
+static TRAINED: Mutex<Vec<(u64, Arc<Model>)>> = Mutex::new(Vec::new());
 
 impl std::fmt::Debug for Classifier {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -89,7 +102,7 @@ fn unit_block(out: &mut Features, mut keys: Vec<usize>) {
 }
 
 /// The features of a `text::normalize`d question.
-fn features(normalized: &str, cues: &IntentCues, vector: Option<&[f32]>) -> Features {
+fn features(normalized: &str, cues: &dyn Cues, vector: Option<&[f32]>) -> Features {
     let mut out = Features::new();
     let chars: Vec<char> = std::iter::once(' ')
         .chain(normalized.chars())
@@ -108,17 +121,7 @@ fn features(normalized: &str, cues: &IntentCues, vector: Option<&[f32]>) -> Feat
     let mut words = Vec::new();
     crate::text::for_each_token(normalized, |t, _, _| words.push(bucket(b'w', t)));
     unit_block(&mut out, words);
-    for (k, intent) in Intent::ALL.iter().enumerate() {
-        let total: f64 = cues
-            .cues
-            .get(intent)
-            .map(|list| {
-                list.iter()
-                    .filter(|c| crate::pipeline::intent::cue_matches(normalized, &c.text))
-                    .map(|c| c.weight)
-                    .sum()
-            })
-            .unwrap_or(0.0);
+    for (k, total) in cues.totals(normalized).into_iter().enumerate() {
         if total > 0.0 {
             out.push((BUCKETS + k, (total.min(CUE_CAP) / CUE_CAP) as f32));
         }
@@ -159,7 +162,7 @@ impl Model {
         z
     }
 
-    /// Trains on `data` (features and the index of their intent in `Intent::ALL`).
+    /// Trains on `data` (features and their class).
     fn train(data: &[(Features, usize)], vectors: bool) -> Model {
         let dim = dim(vectors);
         let mut m = Model {
@@ -198,26 +201,32 @@ impl Classifier {
     }
 
     /// The model, trained on first use (with the encoder's vectors when it is installed).
-    fn model(&self, cues: &IntentCues, encoder: Option<&Encoder>) -> &Model {
+    fn model(&self, cues: &dyn Cues, encoder: Option<&Encoder>) -> &Model {
         self.model.get_or_init(|| {
+            let key = training_key(&self.examples, cues, encoder);
+            let mut trained = TRAINED.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some((_, m)) = trained.iter().find(|(k, _)| *k == key) {
+                return m.clone();
+            }
             let started = std::time::Instant::now();
             let data = training_data(&self.examples, cues, encoder);
-            let m = Model::train(&data, encoder.is_some());
+            let m = Arc::new(Model::train(&data, encoder.is_some()));
             tracing::debug!(
                 "intent classifier trained on {} examples in {} ms",
                 self.examples.len(),
                 started.elapsed().as_millis()
             );
+            trained.push((key, m.clone()));
             m
         })
     }
 
-    /// Each intent's probability for a `text::normalize`d question (in `Intent::ALL` order),
+    /// Each class's probability for a `text::normalize`d question,
     /// `vector` being the question's encoding when the encoder is installed.
     pub fn probabilities(
         &self,
         normalized: &str,
-        cues: &IntentCues,
+        cues: &dyn Cues,
         encoder: Option<&Encoder>,
         vector: Option<&[f32]>,
     ) -> [f32; CLASSES] {
@@ -228,7 +237,7 @@ impl Classifier {
 
     /// The share of examples classified right by a model trained on the others, over `k` folds
     /// (example `i` is in fold `i % k`).
-    pub fn cross_validate(&self, cues: &IntentCues, encoder: Option<&Encoder>, k: usize) -> f64 {
+    pub fn cross_validate(&self, cues: &dyn Cues, encoder: Option<&Encoder>, k: usize) -> f64 {
         let data = training_data(&self.examples, cues, encoder);
         let k = k.max(2);
         let mut right = 0usize;
@@ -261,17 +270,27 @@ fn argmax(p: &[f32; CLASSES]) -> usize {
     best
 }
 
-fn training_data(examples: &[Example], cues: &IntentCues, encoder: Option<&Encoder>) -> Vec<(Features, usize)> {
+/// What a model is trained on, hashed: the examples, the cues and the encoder.
+fn training_key(examples: &[Example], cues: &dyn Cues, encoder: Option<&Encoder>) -> u64 {
+    use crate::util::hash::{START, fnv, fnv_str};
+    let mut h = fnv(START, &encoder.map_or(0, Encoder::fingerprint).to_le_bytes());
+    for e in examples {
+        h = fnv_str(fnv(h, &(e.class as u64).to_le_bytes()), &e.text);
+    }
+    h = fnv(h, &cues.fingerprint().to_le_bytes());
+    h
+}
+
+fn training_data(examples: &[Example], cues: &dyn Cues, encoder: Option<&Encoder>) -> Vec<(Features, usize)> {
     let normalized: Vec<String> = examples.iter().map(|e| crate::text::normalize(&e.text)).collect();
     // Encoded as questions are at classification: normalised.
-    let vectors: Option<Vec<Vec<f32>>> = encoder.map(|e| e.encode_all(&normalized));
+    let vectors: Option<Vec<Vec<f32>>> = encoder.map(|e| e.encode_cached(&normalized, "intent-examples"));
     examples
         .iter()
         .enumerate()
         .map(|(i, e)| {
-            let y = Intent::ALL.iter().position(|x| *x == e.intent).unwrap_or(0);
             let v = vectors.as_ref().map(|v| v[i].as_slice());
-            (features(&normalized[i], cues, v), y)
+            (features(&normalized[i], cues, v), e.class.min(CLASSES - 1))
         })
         .collect()
 }
@@ -279,7 +298,7 @@ fn training_data(examples: &[Example], cues: &IntentCues, encoder: Option<&Encod
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::policy::Policies;
+    use crate::config::policy::{Intent, Policies};
 
     fn policies() -> Policies {
         Policies::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies"), &[]).unwrap()
@@ -298,7 +317,7 @@ mod tests {
                 let n = c
                     .examples
                     .iter()
-                    .filter(|e| e.intent == intent && crate::text::is_japanese(&e.text) == lang)
+                    .filter(|e| Intent::ALL[e.class] == intent && crate::text::is_japanese(&e.text) == lang)
                     .count();
                 assert!(
                     n >= 30,
