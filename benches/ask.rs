@@ -33,7 +33,11 @@ async fn fan_out() {
     let config = Config::from_document(&doc, &|_| None).expect("config");
     let names: Vec<String> = config.sources.iter().map(|s| s.name.clone()).collect();
     let policies = Policies::load(&config.policies, &names).expect("policies");
-    let engine = Engine::new(config, policies);
+    let mut engine = Engine::new(config, policies);
+    // The fan-out is measured by words alone: this is the sources' parallelism, and the
+    // encoder's semantic factor is a fixed compute cost after they answer, measured by
+    // `pipeline` below.
+    engine.encoder = None;
     let opts = AskOptions {
         now: Some("2026-11-20T09:00:00Z".parse().unwrap()),
         intent: Some(Intent::Exploratory),
