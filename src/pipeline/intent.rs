@@ -41,24 +41,25 @@ pub fn cue_matches(q: &str, cue: &str) -> bool {
     crate::text::find_phrase(q, cue).is_some()
 }
 
-/// Classifies a question. Ties break by the order of `Intent::ALL`.
+/// Classifies a question: by the classifier trained on the policy folder's examples where it has
+/// them (with the sentence encoder's vector when it is installed), else by the cues alone.
 pub fn classify(question: &str, cues: &IntentCues) -> Classified {
-    classify_normalized(&crate::text::normalize(question), cues)
+    let vector = cues
+        .classifier
+        .as_ref()
+        .and(crate::text::encoder::shared())
+        .map(|e| e.encode(question));
+    classify_encoded(&crate::text::normalize(question), vector.as_deref(), cues)
 }
 
-/// `classify` for a question already `text::normalize`d: by the classifier trained on the
-/// policy folder's examples where it has them (with the sentence encoder's vector when it is
-/// installed), else by the cues alone.
-pub fn classify_normalized(q: &str, cues: &IntentCues) -> Classified {
+/// `classify` for a question already `text::normalize`d (`q`), given the encoding of the question
+/// as written when the encoder is installed.
+pub fn classify_encoded(q: &str, vector: Option<&[f32]>, cues: &IntentCues) -> Classified {
     match &cues.classifier {
-        Some(c) => {
-            let encoder = crate::text::encoder::shared();
-            let vector = encoder.map(|e| e.encode(q));
-            classified(
-                &c.probabilities(q, cues, encoder, vector.as_deref()),
-                cues.secondary_ratio,
-            )
-        }
+        Some(c) => classified(
+            &c.probabilities(q, cues, crate::text::encoder::shared(), vector),
+            cues.secondary_ratio,
+        ),
         None => classify_by_cues(q, cues),
     }
 }

@@ -811,7 +811,10 @@ fn add_semantic(scored: &mut [Scored], hits: &[Hit], cx: &RankContext, encoder: 
         .iter()
         .map(|s| semantic_text(&hits[s.idx], s.range))
         .collect();
-    let q = encoder.encode(question);
+    let q = match &cx.analysis.vector {
+        Some(v) => v.clone(),
+        None => encoder.encode(question),
+    };
     let vectors = encoder.encode_all(&texts);
     for (s, v) in scored[..n].iter_mut().zip(&vectors) {
         let c = f64::from(text::encoder::cosine(&q, v));

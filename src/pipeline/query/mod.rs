@@ -43,6 +43,10 @@ pub struct Analysis {
     /// The question's language: the answer speaks through evidence in it where it can.
     #[serde(skip)]
     pub lang: Lang,
+    /// The sentence encoder's vector of the question as asked, when the encoder is installed
+    /// (`analyze_question` reads it once for the classifier and ranking).
+    #[serde(skip)]
+    pub vector: Option<Vec<f32>>,
     /// The intent, with scores over all seven intents; policies use the top one.
     #[serde(skip)]
     pub intent: Classified,
@@ -410,9 +414,12 @@ pub fn analyze_question(
     lexicon: &Lexicon,
 ) -> Analysis {
     let normalized = text::normalize(question);
+    // The question's meaning, read once from the question as written (the encoder reads case):
+    // the classifier and ranking's semantic factor use it.
+    let vector = text::encoder::shared().map(|e| e.encode(question));
     let classified = match forced {
         Some(i) => Classified::forced(i),
-        None => intent::classify_normalized(&normalized, cues),
+        None => intent::classify_encoded(&normalized, vector.as_deref(), cues),
     };
     let mut a = read(question, &normalized, Some(classified.intent), now, lexicon);
     a.focus = focus(&normalized, classified.intent);
@@ -428,6 +435,7 @@ pub fn analyze_question(
         });
     }
     a.intent = classified;
+    a.vector = vector;
     a
 }
 
