@@ -143,6 +143,10 @@ impl Model {
     }
 }
 
+/// At most this many of the question's concepts in no source can name its subject (the
+/// absent-modifier test); more are the context of a long question.
+const ABSENT_SUBJECT_WORDS: usize = 2;
+
 /// Words the answer names as found nowhere, at most.
 const ABSENT_SHOWN: usize = 5;
 
@@ -281,7 +285,11 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
     };
     let p = if semantic { MODEL_SEMANTIC } else { MODEL }.probability(&v);
     v.probability = r3(p);
-    v.absent_modifier = absent_modifier(analysis, &asked, weights, &matches);
+    // A subject is named by a word or two: when more of the question is in no source, those
+    // words are the asker's context (a long question's situation), and which of them names the
+    // subject cannot be told.
+    let absent_concepts = weights.iter().filter(|w| !w.in_pool).count();
+    v.absent_modifier = absent_concepts <= ABSENT_SUBJECT_WORDS && absent_modifier(analysis, &asked, weights, &matches);
     let said = format!(
         "the best evidence covers {:.0}% of the question ({:.0}% of what the sources hold on it), \
          matches {matched} of its {} terms and scores {margin:.1} times the fifth best",
@@ -405,6 +413,14 @@ mod tests {
             "What are the steps of the onboarding checklist?",
             &["Onboarding checklist: laptop, badge, accounts."],
         );
+        assert!(!v.absent_modifier, "{v:?}");
+        // A long question's context is in no source either: which absent word names the
+        // subject cannot be told, so the test does not apply.
+        let v = verdict(
+            "My auditor insists on a written reply before Friday's review: what's the phone number of the Porto warehouse?",
+            &texts,
+        );
+        assert!(v.absent.len() > ABSENT_SUBJECT_WORDS, "{v:?}");
         assert!(!v.absent_modifier, "{v:?}");
     }
 
