@@ -350,36 +350,30 @@ fn groups(r: &Report) -> Vec<(String, Table)> {
     // The other sides' metrics for a group, in column order (an absent group counts as empty).
     let empty = Metrics::default();
     let sides: Vec<&Side> = r.baseline.iter().chain(r.compare.iter()).collect();
-    let rows = r
-        .by_intent
-        .iter()
-        .map(|(i, m)| {
-            let others = sides.iter().map(|s| s.by_intent.get(i).unwrap_or(&empty)).collect();
-            (i.to_string(), m, others)
-        })
-        .collect();
-    out.push(("By intent".to_string(), group(r, "intent", rows)));
-    let rows = r
-        .by_lang
-        .iter()
-        .map(|(l, m)| {
-            let others = sides.iter().map(|s| s.by_lang.get(l).unwrap_or(&empty)).collect();
-            (l.as_str().to_string(), m, others)
-        })
-        .collect();
-    out.push(("By language".to_string(), group(r, "lang", rows)));
-    if !r.by_reach.is_empty() {
-        let rows = r
-            .by_reach
-            .iter()
+    // A group's rows: each key's metrics beside the other sides' (empty where they lack it).
+    fn rows<'a, K: Ord>(
+        own: &'a BTreeMap<K, Metrics>,
+        sides: &[&'a Side],
+        of: impl Fn(&'a Side) -> &'a BTreeMap<K, Metrics>,
+        name: impl Fn(&K) -> String,
+        empty: &'a Metrics,
+    ) -> Vec<(String, &'a Metrics, Vec<&'a Metrics>)> {
+        own.iter()
             .map(|(k, m)| {
-                let others = sides.iter().map(|s| s.by_reach.get(k).unwrap_or(&empty)).collect();
-                (k.clone(), m, others)
+                let others = sides.iter().map(|s| of(s).get(k).unwrap_or(empty)).collect();
+                (name(k), m, others)
             })
-            .collect();
+            .collect()
+    }
+    let by_intent = rows(&r.by_intent, &sides, |s| &s.by_intent, Intent::to_string, &empty);
+    out.push(("By intent".to_string(), group(r, "intent", by_intent)));
+    let by_lang = rows(&r.by_lang, &sides, |s| &s.by_lang, |l| l.as_str().to_string(), &empty);
+    out.push(("By language".to_string(), group(r, "lang", by_lang)));
+    if !r.by_reach.is_empty() {
+        let by_reach = rows(&r.by_reach, &sides, |s| &s.by_reach, String::clone, &empty);
         out.push((
             "By the language of the evidence".to_string(),
-            group(r, "evidence", rows),
+            group(r, "evidence", by_reach),
         ));
     }
     if !r.by_set.is_empty() {

@@ -90,17 +90,8 @@ fn classified(p: &[f32], secondary_ratio: f64) -> Classified {
 
 /// Classification by the cues alone: the intent whose cues weigh most.
 pub fn classify_by_cues(q: &str, cues: &IntentCues) -> Classified {
-    let mut totals: Vec<(Intent, f64)> = Intent::ALL
-        .iter()
-        .map(|i| {
-            let w = cues
-                .cues
-                .get(i)
-                .map(|list| list.iter().filter(|c| cue_matches(q, &c.text)).map(|c| c.weight).sum())
-                .unwrap_or(0.0);
-            (*i, w)
-        })
-        .collect();
+    use crate::config::classifier::Cues;
+    let mut totals: Vec<(Intent, f64)> = Intent::ALL.iter().copied().zip(cues.totals(q)).collect();
     let sum: f64 = totals.iter().map(|t| t.1).sum();
     if sum <= 0.0 {
         return Classified {
