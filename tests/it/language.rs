@@ -64,6 +64,11 @@ fn without_the_dictionary_japanese_is_cut_into_bigrams_and_it_is_said_once() {
     let (code, out, err) = run_with_data(empty.path(), &["ask", "--explain", "量産判定会議の不良率は？"]);
     assert_eq!(code, 0, "{err}");
     assert_eq!(err.matches("character bigrams").count(), 1, "said once: {err}");
+    assert_eq!(
+        err.matches("Word frequencies: not installed").count(),
+        1,
+        "said once: {err}"
+    );
     assert!(question_terms(&out).contains("量産 産判"), "bigrams: {out}");
 }
 
@@ -82,6 +87,28 @@ fn a_corrupt_dictionary_is_named_and_the_bigram_fallback_answers() {
     assert!(out.contains("unusable") && out.contains("character bigrams"), "{out}");
     assert!(!err.contains("panicked"), "{err}");
     let (code, out, err) = run_with_data(data.path(), &["ask", "量産判定会議の結果は？"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty() && !err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn word_frequencies_are_installed_and_a_damaged_list_is_named() {
+    let data = language_data("wordfreq");
+    let (code, out, err) = run_with_data(&data, &["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("Word frequencies: wordfreq from"), "{out}");
+    let broken = tempfile::tempdir().unwrap();
+    let dir = broken.path().join("wordfreq");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("en.tsv"), "give\t571\nno tab here\n").unwrap();
+    std::fs::write(dir.join("ja.tsv"), "").unwrap();
+    let (code, out, err) = run_with_data(broken.path(), &["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("unusable") && out.contains("en.tsv line 2"), "{out}");
+    let (code, out, err) = run_with_data(
+        broken.path(),
+        &["ask", "Could you give me a rundown of the Pro plan price?"],
+    );
     assert_eq!(code, 0, "{err}");
     assert!(!out.is_empty() && !err.contains("panicked"), "{err}");
 }

@@ -103,6 +103,10 @@ pub struct Analysis {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Concept {
     pub alternatives: Vec<(Vec<String>, f64)>,
+    /// How specific the question's word is in the language at large (`text::wordfreq`): 1
+    /// for a rare word, a name, a number, or without the word lists; less for an everyday
+    /// word. Ranking weighs a concept no source has by it.
+    pub specificity: f64,
 }
 
 /// Weight of a synonym or translation against the word itself.
@@ -252,7 +256,10 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                     }
                 }
             }
-            Some(Concept { alternatives: alts })
+            Some(Concept {
+                alternatives: alts,
+                specificity: text::wordfreq::specificity(w).unwrap_or(1.0),
+            })
         })
         .collect();
     (with_values(concepts, &a.keywords), translated)
@@ -280,6 +287,7 @@ fn with_values(mut concepts: Vec<Concept>, keywords: &[String]) -> Vec<Concept> 
             at.min(concepts.len()),
             Concept {
                 alternatives: vec![(words, 1.0), (vec![v.term()], 1.0)],
+                specificity: 1.0,
             },
         );
     }

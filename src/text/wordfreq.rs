@@ -1,0 +1,238 @@
+//! How common a word is in the language at large, from the English and Japanese word lists of
+//! `wordfreq` (Robyn Speer; data CC BY-SA 4.0), as `scripts/install-language-data` writes them in
+//! the data directory: `wordfreq/en.tsv` and `wordfreq/ja.tsv`, a word and its Zipf frequency
+//! times 100 per line (Zipf: log10 of the word's occurrences per billion words; "the" is about
+//! 7.7, "give" 5.7, "submarine" 3.8), words of Zipf 3 and up.
+//!
+//! A pool's IDF says how rare a word is among the evidence, and a word no passage has is as
+//! rare as it can be there. That is right for the subject of a question about something absent
+//! ("the Mars colony") and wrong for the asker's everyday words ("could you give me a rundown"):
+//! this says which of the two a word the sources lack is.
+
+use std::path::{Path, PathBuf};
+use std::sync::LazyLock;
+use std::time::Instant;
+
+use rustc_hash::FxHashMap;
+
+/// A word this common (once per million words and more often) says nothing specific ...
+const COMMON_ZIPF: f64 = 6.0;
+/// ... one this rare (once per billion words, or not listed) names a specific thing.
+const RARE_ZIPF: f64 = 3.0;
+/// The least specificity a word has: even "the" is a word of the question.
+const SPECIFICITY_FLOOR: f64 = 0.1;
+/// A Japanese word the lists hold only as its parts is this many times rarer per extra part
+/// (the lists were cut by a morphological analyser, so a compound's parts are listed apart).
+const PART_PENALTY: f64 = 10.0;
+
+/// The loaded lists.
+pub struct Frequencies {
+    en: FxHashMap<String, u16>,
+    ja: FxHashMap<String, u16>,
+}
+
+/// Whether the lists are loaded, and from where.
+#[derive(Debug, Clone)]
+pub enum Status {
+    Loaded { path: PathBuf, ms: u128, words: usize },
+    Missing { path: Option<PathBuf> },
+    Broken { path: PathBuf, error: String },
+}
+
+impl Status {
+    /// One line for `sagasu check`.
+    pub fn describe(&self) -> String {
+        const WITHOUT: &str = "a question word no source has counts as the question's subject";
+        match self {
+            Status::Loaded { path, ms, words } => format!(
+                "Word frequencies: wordfreq from {} ({words} English and Japanese words, {ms} ms)",
+                path.display()
+            ),
+            Status::Missing { path } => format!(
+                "Word frequencies: not installed{}; {WITHOUT} (install them with {})",
+                path.as_ref()
+                    .map(|p| format!(" at {}", p.display()))
+                    .unwrap_or_default(),
+                crate::util::data::INSTALL_HINT
+            ),
+            Status::Broken { path, error } => format!(
+                "Word frequencies: {} is unusable ({error}); {WITHOUT} (reinstall them with {})",
+                path.display(),
+                crate::util::data::INSTALL_HINT
+            ),
+        }
+    }
+}
+
+static STATE: LazyLock<(Option<Frequencies>, Status)> = LazyLock::new(|| {
+    let Some(path) = crate::util::data::dir().map(|d| d.join("wordfreq")) else {
+        return (None, Status::Missing { path: None });
+    };
+    if !path.join("en.tsv").exists() && !path.join("ja.tsv").exists() {
+        return (None, Status::Missing { path: Some(path) });
+    }
+    let started = Instant::now();
+    match load(&path) {
+        Ok(f) => {
+            let words = f.en.len() + f.ja.len();
+            let ms = started.elapsed().as_millis();
+            (Some(f), Status::Loaded { path, ms, words })
+        }
+        Err(error) => {
+            tracing::warn!("{error}");
+            (None, Status::Broken { path, error })
+        }
+    }
+});
+
+/// The lists' status (loading them on first call).
+pub fn status() -> &'static Status {
+    &STATE.1
+}
+
+/// Says once per process, as a warning, that the lists are missing or unusable (the first
+/// `ask` calls it).
+pub fn notice_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        let s = status();
+        if !matches!(s, Status::Loaded { .. }) {
+            tracing::warn!("{}", s.describe());
+        }
+    });
+}
+
+/// The lists, when installed and readable (loading them on first call).
+pub fn frequencies() -> Option<&'static Frequencies> {
+    STATE.0.as_ref()
+}
+
+/// Reads both lists in `dir`. A malformed line is an error naming it: a damaged file is
+/// reported, not half used.
+pub fn load(dir: &Path) -> Result<Frequencies, String> {
+    let list = |name: &str| -> Result<FxHashMap<String, u16>, String> {
+        let path = dir.join(name);
+        let text = crate::util::fs::read_regular(&path, 64 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
+        let mut map = FxHashMap::default();
+        for (i, line) in text.lines().enumerate() {
+            let parsed = line
+                .split_once('\t')
+                .and_then(|(w, z)| Some((w, z.parse::<u16>().ok()?)))
+                .filter(|(w, z)| !w.is_empty() && *z <= 900);
+            let Some((word, zipf)) = parsed else {
+                return Err(format!(
+                    "{} line {}: expected a word, a tab and a Zipf frequency times 100",
+                    path.display(),
+                    i + 1
+                ));
+            };
+            map.entry(word.to_string()).or_insert(zipf);
+        }
+        Ok(map)
+    };
+    Ok(Frequencies {
+        en: list("en.tsv")?,
+        ja: list("ja.tsv")?,
+    })
+}
+
+impl Frequencies {
+    /// The Zipf frequency of a word or phrase (0 when the lists do not have it): a phrase's is
+    /// that of all its words together (one in `1/f1 + 1/f2 + ...` words); a Japanese word the
+    /// list lacks is read as its compound's members, rarer by `PART_PENALTY` per extra member.
+    pub fn zipf(&self, word: &str) -> f64 {
+        let norm = crate::text::normalize(word);
+        let words: Vec<&str> = norm.split_whitespace().collect();
+        if words.is_empty() {
+            return 0.0;
+        }
+        let mut inverse = 0.0;
+        for w in &words {
+            match self.one(w) {
+                Some(z) => inverse += 10f64.powf(-z),
+                None => return 0.0,
+            }
+        }
+        (-inverse.log10()).max(0.0)
+    }
+
+    fn one(&self, word: &str) -> Option<f64> {
+        let table = if crate::text::is_japanese(word) {
+            &self.ja
+        } else {
+            &self.en
+        };
+        if let Some(&z) = table.get(word) {
+            return Some(f64::from(z) / 100.0);
+        }
+        let members = crate::text::compound_members(word)?;
+        let mut inverse = 0.0;
+        for m in &members {
+            inverse += 10f64.powf(-f64::from(*self.ja.get(m.as_str())?) / 100.0);
+        }
+        let parts = members.len() as f64;
+        Some((-inverse.log10() - (parts - 1.0) * PART_PENALTY.log10()).max(0.0))
+    }
+}
+
+/// How specific a word is, from 1 (rare in the language, a name, a code, a number: it names
+/// a thing) down to `SPECIFICITY_FLOOR` (an everyday word: it is the asker's phrasing); `None`
+/// without the lists.
+pub fn specificity(word: &str) -> Option<f64> {
+    let f = frequencies()?;
+    Some(specificity_in(f, word))
+}
+
+/// `specificity` in given lists.
+pub fn specificity_in(f: &Frequencies, word: &str) -> f64 {
+    if word.chars().any(|c| c.is_ascii_digit()) {
+        return 1.0;
+    }
+    let z = f.zipf(word);
+    ((COMMON_ZIPF - z) / (COMMON_ZIPF - RARE_ZIPF)).clamp(SPECIFICITY_FLOOR, 1.0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lists() -> Frequencies {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("en.tsv"),
+            "give\t571\nsubmarine\t381\nsign\t520\noff\t580\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("ja.tsv"), "内容\t524\n").unwrap();
+        load(dir.path()).unwrap()
+    }
+
+    #[test]
+    fn everyday_words_are_less_specific_than_rare_ones_and_unknown_ones_are_specific() {
+        let f = lists();
+        let give = specificity_in(&f, "Give");
+        let submarine = specificity_in(&f, "submarine");
+        assert!(give < 0.2, "{give}");
+        assert!(submarine > 0.7, "{submarine}");
+        assert_eq!(specificity_in(&f, "salesforce"), 1.0);
+        assert_eq!(specificity_in(&f, "give 1.32"), 1.0);
+        assert!(specificity_in(&f, "内容") < 0.4);
+    }
+
+    #[test]
+    fn a_phrase_is_rarer_than_its_words() {
+        let f = lists();
+        let phrase = f.zipf("sign off");
+        assert!(phrase < f.zipf("sign") && phrase > 4.0, "{phrase}");
+        assert_eq!(f.zipf("sign nowhere"), 0.0);
+    }
+
+    #[test]
+    fn a_damaged_list_is_an_error_naming_its_line() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("en.tsv"), "give\t571\nbroken line\n").unwrap();
+        std::fs::write(dir.path().join("ja.tsv"), "").unwrap();
+        let e = load(dir.path()).err().unwrap();
+        assert!(e.contains("en.tsv line 2"), "{e}");
+    }
+}
