@@ -59,8 +59,6 @@ pub struct Verdict {
     /// was measured: the decision then uses `MODEL_SEMANTIC`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub semantic: Option<f64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub semantic_rest: Option<f64>,
     /// The probability that the evidence answers the question (`MODEL`).
     pub probability: f64,
     /// The question names its subject with a word no source has, directly before a word the
@@ -281,16 +279,6 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
         margin: r3(margin),
         absent,
         semantic: semantic.then(|| r3(rep.semantic)),
-        semantic_rest: semantic.then(|| {
-            let mut rest: Vec<f64> = clusters
-                .iter()
-                .skip(1)
-                .take(9)
-                .map(|c| c.members.iter().map(|m| m.semantic).fold(0.0, f64::max))
-                .collect();
-            rest.sort_by(f64::total_cmp);
-            r3(rest.get(rest.len() / 2).copied().unwrap_or(0.0))
-        }),
         probability: 0.0,
         absent_modifier: false,
         reasons: Vec::new(),
