@@ -290,6 +290,20 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
     // subject cannot be told.
     let absent_concepts = weights.iter().filter(|w| !w.in_pool).count();
     v.absent_modifier = absent_concepts <= ABSENT_SUBJECT_WORDS && absent_modifier(analysis, &asked, weights, &matches);
+    // Directly before a word the evidence matches, a word no source has names which thing is
+    // meant ("our Mars office"), however common it is in the language: the test weighs it in
+    // full, not by its specificity as ranking did (`Concept::specificity`).
+    let restored: f64 = weights
+        .iter()
+        .zip(&analysis.concepts)
+        .filter(|(w, c)| !w.in_pool && c.specificity > 0.0 && c.specificity < 1.0)
+        .map(|(w, c)| w.weight / c.specificity - w.weight)
+        .sum();
+    let full_coverage = if total + restored > 0.0 {
+        coverage * total / (total + restored)
+    } else {
+        coverage
+    };
     let said = format!(
         "the best evidence covers {:.0}% of the question ({:.0}% of what the sources hold on it), \
          matches {matched} of its {} terms and scores {margin:.1} times the fifth best",
@@ -301,7 +315,7 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
         v.reasons
             .push("the question is filters only: what the sources returned answers it".into());
         Outcome::Answered
-    } else if v.absent_modifier && coverage < ANSWER_COVERAGE {
+    } else if v.absent_modifier && full_coverage < ANSWER_COVERAGE {
         v.reasons.push(format!(
             "{said}, but the question's subject is named by a word no source has ({})",
             v.absent.join(", ")
@@ -379,10 +393,7 @@ mod tests {
              warehouse robots need recharging, and how long does the forklift battery swap take?",
             &texts,
         );
-        assert!(
-            v.coverage < ANSWER_COVERAGE,
-            "the question's context words are nowhere: {v:?}"
-        );
+        assert!(v.absent.len() >= 4, "the question's context words are nowhere: {v:?}");
         assert_ne!(v.outcome, Outcome::NotFound, "{v:?}");
         assert!(v.matched >= 4, "{v:?}");
     }

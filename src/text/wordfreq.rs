@@ -17,8 +17,9 @@ use rustc_hash::FxHashMap;
 
 /// A word this common (once per million words and more often) says nothing specific ...
 const COMMON_ZIPF: f64 = 6.0;
-/// ... one this rare (once per billion words, or not listed) names a specific thing.
-const RARE_ZIPF: f64 = 3.0;
+/// ... one this rare (about once per three million words, or not listed) names a specific thing
+/// ("Porto", "Salesforce"): below it the list ranks names and rare nouns alike.
+const RARE_ZIPF: f64 = 3.5;
 /// The least specificity a word has: even "the" is a word of the question.
 const SPECIFICITY_FLOOR: f64 = 0.1;
 /// A Japanese word the lists hold only as its parts is this many times rarer per extra part
