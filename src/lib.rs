@@ -8,6 +8,7 @@ pub mod app;
 pub mod config;
 pub mod eval;
 pub mod hit;
+pub mod llm;
 pub mod pipeline;
 pub mod servers;
 pub mod sources;

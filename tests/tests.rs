@@ -23,6 +23,8 @@ mod hardening;
 mod language;
 #[path = "it/layers.rs"]
 mod layers;
+#[path = "it/llm.rs"]
+mod llm;
 #[path = "it/offline_mcp.rs"]
 mod offline_mcp;
 #[path = "it/properties.rs"]

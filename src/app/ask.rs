@@ -30,6 +30,12 @@ pub struct AskCommand {
     /// Use this intent instead of classifying the question.
     #[arg(long)]
     pub intent: Option<String>,
+    /// Use the configured language model (`llm:` in the configuration) for this question.
+    #[arg(long, conflicts_with = "no_llm")]
+    pub llm: bool,
+    /// Do not use the language model, even where the configuration turns it on.
+    #[arg(long)]
+    pub no_llm: bool,
     /// The question, in English or Japanese.
     pub question: String,
 }
@@ -53,10 +59,12 @@ pub async fn run(cmd: AskCommand, out: Out<'_>) -> Outcome {
         .transpose()
         .map_err(Failure::input)?;
     let engine = super::load_engine(cmd.config, cmd.policies.as_deref())?;
+    let llm = super::llm_choice(&engine, cmd.llm, cmd.no_llm)?;
     let opts = AskOptions {
         now,
         sources: cmd.sources,
         intent,
+        llm,
         ..Default::default()
     };
     let result = engine.ask(&cmd.question, &opts).await;

@@ -65,3 +65,22 @@ fn load_engine(
     crate::pipeline::ask::Engine::load(&path, policies)
         .map_err(|d| Failure::input(format!("invalid configuration or policies\n{d}")))
 }
+
+/// What `--llm` / `--no-llm` ask of the engine: `--llm` needs a language model the command can
+/// reach (an `llm:` with a `base_url`; sampling is `serve`'s alone).
+fn llm_choice(engine: &crate::pipeline::ask::Engine, on: bool, off: bool) -> Result<Option<bool>, Failure> {
+    if off {
+        return Ok(Some(false));
+    }
+    if !on {
+        return Ok(None);
+    }
+    if engine.model.is_none() {
+        let why = match &engine.config.llm {
+            None => "`--llm` needs a language model: add `llm:` with `base_url` and `model` to the configuration".to_string(),
+            Some(_) => "`--llm` needs an OpenAI-compatible endpoint: the configuration's `llm:` has no `base_url` (sampling works only under `sagasu serve`)".to_string(),
+        };
+        return Err(Failure::input(why));
+    }
+    Ok(Some(true))
+}

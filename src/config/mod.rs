@@ -4,6 +4,7 @@
 //! reports every problem of the file in one run, each with file, line and column.
 
 pub mod classifier;
+pub mod llm;
 pub mod policy;
 
 use std::collections::BTreeMap;
@@ -66,6 +67,8 @@ struct RawConfig {
     sources: serde_norway::Mapping,
     #[serde(default)]
     policies: Option<String>,
+    #[serde(default)]
+    llm: Option<serde_norway::Value>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -156,6 +159,8 @@ pub struct Config {
     pub path: PathBuf,
     pub sources: Vec<SourceConfig>,
     pub policies: PathBuf,
+    /// The optional language model (`llm:`).
+    pub llm: Option<llm::LlmConfig>,
 }
 
 /// The default per-call deadline of a source.
@@ -242,14 +247,14 @@ impl Config {
         if let serde_norway::Value::Mapping(m) = &mut top {
             let unknown: Vec<serde_norway::Value> = m
                 .keys()
-                .filter(|k| !matches!(k.as_str(), Some("sources" | "policies")))
+                .filter(|k| !matches!(k.as_str(), Some("sources" | "policies" | "llm")))
                 .cloned()
                 .collect();
             for k in unknown {
                 let name = k.as_str().map(str::to_string).unwrap_or_else(|| format!("{k:?}"));
                 problems.push(doc.error_at_key(
                     &name,
-                    format!("unknown key `{name}`: a configuration has `sources` and `policies`"),
+                    format!("unknown key `{name}`: a configuration has `sources`, `policies` and `llm`"),
                 ));
                 m.remove(&k);
             }
@@ -295,10 +300,21 @@ impl Config {
             Some(p) => dir.join(p),
             None => dir.join("policies"),
         };
+        let llm = match &raw.llm {
+            Some(v) if !v.is_null() => match llm::validate(doc, "llm", v, env) {
+                Ok(l) => Some(l),
+                Err(ds) => {
+                    problems.extend(ds);
+                    None
+                }
+            },
+            _ => None,
+        };
         problems.into_result(Config {
             path: doc.file.clone(),
             sources,
             policies,
+            llm,
         })
     }
 

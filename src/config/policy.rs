@@ -487,6 +487,52 @@ pub struct Policies {
     pub intents: IntentCues,
     pub lexicon: Lexicon,
     pub by_intent: BTreeMap<Intent, Policy>,
+    /// The language model's prompts (`prompts/*.md`; the shipped ones where a folder has none).
+    pub prompts: Prompts,
+}
+
+/// The prompts of the optional language-model mode, tuned as the weights are: a policy folder's
+/// `prompts/synthesis.md` (the system prompt of the written answer) and `prompts/rewrite.md`
+/// (of query rewriting), each replacing the shipped one when present.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Prompts {
+    pub synthesis: String,
+    pub rewrite: String,
+}
+
+impl Default for Prompts {
+    fn default() -> Prompts {
+        Prompts {
+            synthesis: include_str!("../../policies/prompts/synthesis.md").to_string(),
+            rewrite: include_str!("../../policies/prompts/rewrite.md").to_string(),
+        }
+    }
+}
+
+/// The longest prompt file read: a prompt is instructions, not a document.
+const MAX_PROMPT_BYTES: u64 = 64 << 10;
+
+impl Prompts {
+    /// The prompts of the policy folder `dir`, the shipped ones for any it lacks; an unreadable
+    /// or empty prompt file is a problem.
+    fn load(dir: &Path, problems: &mut Diagnostics) -> Prompts {
+        let mut out = Prompts::default();
+        for (name, slot) in [("synthesis.md", &mut out.synthesis), ("rewrite.md", &mut out.rewrite)] {
+            let path = dir.join("prompts").join(name);
+            if !path.exists() {
+                continue;
+            }
+            match crate::util::fs::read_regular(&path, MAX_PROMPT_BYTES) {
+                Ok(text) if !text.trim().is_empty() => *slot = text,
+                Ok(_) => problems.push(crate::util::yaml::Diagnostic::about_file(
+                    &path,
+                    "the prompt is empty: write it, or delete the file to use the shipped one".into(),
+                )),
+                Err(e) => problems.push(crate::util::yaml::Diagnostic::about_file(&path, e.to_string())),
+            }
+        }
+        out
+    }
 }
 
 impl Policies {
@@ -540,6 +586,7 @@ impl Policies {
                 by_intent.insert(intent, p);
             }
         }
+        let prompts = Prompts::load(dir, &mut problems);
         let (Some(intents), Some(lexicon)) = (intents, lexicon) else {
             return Err(problems);
         };
@@ -547,6 +594,7 @@ impl Policies {
             intents,
             lexicon,
             by_intent,
+            prompts,
         })
     }
 }
@@ -815,13 +863,34 @@ mod tests {
         assert!(p.get(Intent::Exploratory).answer.support > d.answer.support);
     }
 
+    /// The shipped policy files (not the prompts folder: the shipped prompts are the default).
+    fn copy_policies(to: &std::path::Path) {
+        for e in std::fs::read_dir(repo_policies()).unwrap() {
+            let e = e.unwrap();
+            if e.path().is_file() {
+                std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+            }
+        }
+    }
+
+    #[test]
+    fn a_prompt_file_replaces_the_shipped_one_and_an_empty_one_is_a_problem() {
+        let dir = tempfile::tempdir().unwrap();
+        copy_policies(dir.path());
+        std::fs::create_dir(dir.path().join("prompts")).unwrap();
+        std::fs::write(dir.path().join("prompts/synthesis.md"), "Answer in haiku.").unwrap();
+        let p = Policies::load(dir.path(), &[]).unwrap();
+        assert_eq!(p.prompts.synthesis, "Answer in haiku.");
+        assert_eq!(p.prompts.rewrite, Prompts::default().rewrite);
+        std::fs::write(dir.path().join("prompts/rewrite.md"), " \n").unwrap();
+        let e = Policies::load(dir.path(), &[]).err().unwrap().to_string();
+        assert!(e.contains("rewrite.md") && e.contains("the prompt is empty"), "{e}");
+    }
+
     #[test]
     fn answer_knobs_out_of_range_are_reported_where_they_are() {
         let dir = tempfile::tempdir().unwrap();
-        for e in std::fs::read_dir(repo_policies()).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
-        }
+        copy_policies(dir.path());
         std::fs::write(
             dir.path().join("status.yaml"),
             "intent: status\nweights: { keyword: 1, freshness: 0, authority: 0, completeness: 0 }\nfreshness: { half_life_days: 10 }\nauthority: [task]\nanswer:\n  support: 50\n  support_score: 1.5\n  support_overage: 0.5\n",
@@ -854,10 +923,7 @@ mod tests {
     #[test]
     fn every_problem_of_every_file_is_reported() {
         let dir = tempfile::tempdir().unwrap();
-        for e in std::fs::read_dir(repo_policies()).unwrap() {
-            let e = e.unwrap();
-            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
-        }
+        copy_policies(dir.path());
         std::fs::write(
             dir.path().join("status.yaml"),
             "intent: status\nweights: { keyword: 1.5, freshness: 0.4, authority: 0.1, completeness: 0.3 }\nfreshness: { half_life_days: 10 }\nauthority: [task, chatt]\nsources:\n  slak: { weight: 1.0 }\n",

@@ -115,6 +115,10 @@ pub struct AskResponse {
     /// there) in the other language, each a query of its own (an extension of the contract).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub queries: Vec<String>,
+    /// How the language model was used, when the ask used one (an extension of the contract):
+    /// who wrote the prose, why the model's answer was not kept, its calls, tokens and time.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<crate::llm::ModelUse>,
     /// Where the answer's own prose ends in `answer` (a byte offset): what follows is the
     /// source list, notes and disclosure lines. Not part of the contract object.
     #[serde(skip)]
@@ -280,6 +284,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         verdict: Some(verdict),
         answer_type: input.analysis.answer_type.clone(),
         prose_end,
+        llm: None,
         lead_reason: if found {
             format!("[{}]: {lead_reason}", lead + 1)
         } else {
@@ -838,6 +843,25 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
         r.confidence.reasons.join("; "),
         r.intent.intent
     ));
+    if let Some(m) = &r.llm {
+        let who = if m.answer == "model" {
+            format!(
+                "_Written by the language model ({}) from the cited passages; every citation checked against its passage._\n",
+                m.model
+            )
+        } else {
+            format!(
+                "_Extractive answer (language model {}{})._\n",
+                m.model,
+                if m.notes.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", m.notes.join("; "))
+                }
+            )
+        };
+        out.push_str(&who);
+    }
     if explain {
         match &r.answer_type {
             Some(t) => out.push_str(&format!("\n**Answer type**: {} ({})\n", t.kind, t.because)),

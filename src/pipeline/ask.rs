@@ -40,6 +40,21 @@ pub struct AskOptions {
     pub baseline: Option<Baseline>,
     /// Told about each source as it finishes (progress reporting).
     pub on_source_done: Option<crate::sources::pool::OnSourceDone>,
+    /// Use the language model (`Some(true)`, `--llm`), or not (`Some(false)`, `--no-llm`);
+    /// unset, as the configuration's `llm.enabled` says.
+    pub llm: Option<bool>,
+    /// The model to use instead of the configured endpoint (the MCP client's, by sampling).
+    pub model: Option<SharedModel>,
+}
+
+/// A language model shared by the asks that use it.
+#[derive(Clone)]
+pub struct SharedModel(pub Arc<dyn crate::llm::LanguageModel>);
+
+impl std::fmt::Debug for SharedModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "SharedModel({})", self.0.describe())
+    }
 }
 
 /// The naive strategies that `sagasu eval` measures the policies against. Both ask every
@@ -121,6 +136,8 @@ pub struct Engine {
     kinds: Arc<HashMap<String, String>>,
     /// The sentence encoder of the data directory (the semantic factor), when installed.
     pub encoder: Option<&'static crate::text::encoder::Encoder>,
+    /// The configured endpoint's model (`llm:` with a `base_url`), when there is one.
+    pub model: Option<SharedModel>,
 }
 
 /// Removes control characters (keeping line breaks as spaces) and trims.
@@ -144,12 +161,22 @@ impl Engine {
             .map(|s| (s.name.clone(), s.kind.as_str().to_string()))
             .collect();
         let pool = SourcePool::new(&config);
+        let model = config.llm.as_ref().and_then(|l| l.endpoint.as_ref()).and_then(|e| {
+            match crate::llm::openai::OpenAiModel::new(e) {
+                Ok(m) => Some(SharedModel(Arc::new(m))),
+                Err(err) => {
+                    tracing::warn!("the language model is not used: {err}");
+                    None
+                }
+            }
+        });
         Engine {
             config,
             policies: Arc::new(policies),
             pool,
             kinds: Arc::new(kinds),
             encoder: crate::text::encoder::shared(),
+            model,
         }
     }
 
@@ -286,6 +313,23 @@ impl Engine {
                 // The composer panicked: a bug, but one question's, not the server's.
                 Err(e) => return Err(AskError::Internal(format!("composing the answer failed: {e}"))),
             };
+            if let Some((model, llm)) = self.model_for(opts) {
+                let mut used = crate::llm::ModelUse::new(model.0.as_ref());
+                if llm.uses.synthesis {
+                    let left = deadline.saturating_sub(start.elapsed()).min(llm.timeout);
+                    crate::pipeline::synthesis::synthesize(
+                        model.0.as_ref(),
+                        &self.policies.prompts.synthesis,
+                        &mut response,
+                        llm.max_tokens,
+                        llm.temperature,
+                        left,
+                        &mut used,
+                    )
+                    .await;
+                }
+                response.llm = Some(used);
+            }
             if cut {
                 response.answer.push_str(&format!(
                     "\n\n(The question was cut to its first {MAX_QUESTION_CHARS} characters.)"
@@ -296,6 +340,18 @@ impl Engine {
         }
         .instrument(span)
         .await
+    }
+
+    /// The model this ask uses and the configuration it is used under, if it uses one: the
+    /// caller's (sampling) or the configured endpoint's, when `llm:` is configured and the ask
+    /// or the configuration turns it on.
+    fn model_for(&self, opts: &AskOptions) -> Option<(SharedModel, &crate::config::llm::LlmConfig)> {
+        let llm = self.config.llm.as_ref()?;
+        if !opts.llm.unwrap_or(llm.enabled) {
+            return None;
+        }
+        let model = opts.model.clone().or_else(|| self.model.clone())?;
+        Some((model, llm))
     }
 
     /// The policy and per-source plan for a question, and the sources left out because they

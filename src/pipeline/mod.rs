@@ -1,6 +1,7 @@
 //! The stages a question goes through, in order: `intent` and `query` (what is asked), `ask`
 //! (the engine: plan per source, fan-out, broadening), `mentions` (chat mentions by name), `rank`, `dedup`, `conflict`,
-//! `confidence` and `answer` (what is said).
+//! `confidence` and `answer` (what is said); with a language model configured, `synthesis` (its
+//! answer from the chosen passages, checked).
 
 pub mod answer;
 pub mod ask;
@@ -11,4 +12,5 @@ pub mod intent;
 pub mod mentions;
 pub mod query;
 pub mod rank;
+pub mod synthesis;
 pub mod verdict;

@@ -20,8 +20,9 @@ use serde::Deserialize;
 use tokio_util::task::TaskTracker;
 
 use crate::config::policy::Intent;
+use crate::llm::{Completion, LanguageModel, LlmError, Prompt, Reply};
 use crate::pipeline::answer::{AskResponse, render_markdown};
-use crate::pipeline::ask::{AskError, AskOptions, Engine};
+use crate::pipeline::ask::{AskError, AskOptions, Engine, SharedModel};
 use crate::sources::pool::{OnSourceDone, SourceStatus};
 
 /// The tool's description: when a model should call it, and what comes back.
@@ -177,6 +178,59 @@ pub fn all_failed(r: &AskResponse) -> Option<String> {
 }
 
 /// The MCP server: one tool, `ask`, over a shared engine.
+/// Whether the connected client declared the `sampling` capability.
+fn offers_sampling(peer: &rmcp::Peer<RoleServer>) -> bool {
+    peer.peer_info()
+        .is_some_and(|info| info.capabilities.sampling.is_some())
+}
+
+/// The connected MCP client's own model, asked by `sampling/createMessage`: an assistant's user
+/// needs no API key. The client may show the request to its user, decline it, or choose the
+/// model; what comes back is checked like any model's answer.
+struct SamplingModel {
+    peer: rmcp::Peer<RoleServer>,
+}
+
+impl LanguageModel for SamplingModel {
+    fn describe(&self) -> String {
+        "the MCP client's model (sampling)".into()
+    }
+
+    #[allow(deprecated)] // Sampling is deprecated by a newer protocol revision; clients still offer it.
+    fn complete(&self, prompt: Prompt, timeout: Duration) -> Reply<'_> {
+        use rmcp::model::{CreateMessageRequestParams, SamplingMessage, SamplingMessageContentBlock};
+        Box::pin(async move {
+            let mut params =
+                CreateMessageRequestParams::new(vec![SamplingMessage::user_text(prompt.user)], prompt.max_tokens)
+                    .with_system_prompt(prompt.system);
+            params.temperature = Some(prompt.temperature.clamp(0.0, 1.0));
+            let result = match tokio::time::timeout(timeout, self.peer.create_message(params)).await {
+                Err(_) => return Err(LlmError::Timeout(timeout)),
+                Ok(Err(e)) => return Err(LlmError::Declined(crate::llm::clip(&e.to_string(), 160))),
+                Ok(Ok(r)) => r,
+            };
+            let text: String = result
+                .message
+                .content
+                .iter()
+                .filter_map(|b| match b {
+                    SamplingMessageContentBlock::Text(t) => Some(t.text.as_str()),
+                    _ => None,
+                })
+                .collect::<Vec<_>>()
+                .join("\n");
+            if text.trim().is_empty() {
+                return Err(LlmError::Empty);
+            }
+            Ok(Completion {
+                text,
+                prompt_tokens: None,
+                completion_tokens: None,
+            })
+        })
+    }
+}
+
 #[derive(Clone)]
 pub struct SagasuServer {
     engine: Arc<Engine>,
@@ -215,6 +269,10 @@ impl SagasuServer {
         let args: AskArgs = serde_json::from_value(serde_json::Value::Object(arguments))
             .map_err(|e| McpError::invalid_params(format!("bad arguments for `ask`: {e}"), None))?;
         let mut opts = args.options(&self.engine)?;
+        // The client's own model, when the configuration allows sampling and the client offers it.
+        if self.engine.config.llm.as_ref().is_some_and(|l| l.sampling) && offers_sampling(&ctx.peer) {
+            opts.model = Some(SharedModel(Arc::new(SamplingModel { peer: ctx.peer.clone() })));
+        }
         // Progress: one notification per finished source, sent in order by one task.
         let mut forward = None;
         if let Some(token) = ctx.meta.get_progress_token() {

@@ -123,10 +123,7 @@ fn ask_rejects_an_empty_question_and_a_bad_clock() {
 #[test]
 fn ask_reports_policy_errors_with_positions_and_status_2() {
     let dir = tempfile::tempdir().unwrap();
-    for e in std::fs::read_dir(repo().join("policies")).unwrap() {
-        let e = e.unwrap();
-        std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
-    }
+    crate::common::copy_dir(&repo().join("policies"), dir.path());
     let p = dir.path().join("factual.yaml");
     let text = std::fs::read_to_string(&p).unwrap().replace(
         "freshness: { half_life_days: 365 }",

@@ -90,9 +90,7 @@ fn bad_golden_sets_are_refused_at_positions() {
 fn bad_policy_files_load_or_are_refused_at_positions() {
     for f in cases("policy") {
         let dir = tempfile::tempdir().unwrap();
-        for e in std::fs::read_dir(repo().join("policies")).unwrap().flatten() {
-            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
-        }
+        crate::common::copy_dir(&repo().join("policies"), dir.path());
         std::fs::copy(&f, dir.path().join("status.yaml")).unwrap();
         if let Err(d) = timed(&f, || {
             sagasu::config::policy::Policies::load(dir.path(), &["slack".to_string()])

@@ -170,11 +170,7 @@ fn baselines_and_comparisons_run_side_by_side() {
     std::fs::write(&golden, SMALL.replace("WORKSPACE", workspace.to_str().unwrap())).unwrap();
     // A second policy folder with every weight on freshness: the comparison must show it.
     let alt = dir.path().join("policies");
-    std::fs::create_dir(&alt).unwrap();
-    for entry in std::fs::read_dir(repo().join("policies")).unwrap() {
-        let p = entry.unwrap().path();
-        std::fs::copy(&p, alt.join(p.file_name().unwrap())).unwrap();
-    }
+    crate::common::copy_dir(&repo().join("policies"), &alt);
     let decision = std::fs::read_to_string(alt.join("decision.yaml")).unwrap();
     let changed = decision.replace(
         "weights: { keyword: 0.3, freshness: 0.3, authority: 0.2, completeness: 0.2, semantic: 0.25 }",

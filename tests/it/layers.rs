@@ -8,7 +8,7 @@ use std::path::Path;
 /// The folders (and top-level files) of `src/`, lowest first: a module may use what is in its
 /// own folder or in a folder before it, never one after it.
 const LAYERS: &[&str] = &[
-    "util", "hit", "text", "wire", "config", "sources", "pipeline", "servers", "eval", "app",
+    "util", "hit", "text", "wire", "config", "sources", "llm", "pipeline", "servers", "eval", "app",
 ];
 
 /// Every module of `src/` (`text::values`, `servers::tools::catalog`, ...) with its source,

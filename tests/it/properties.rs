@@ -230,9 +230,7 @@ proptest! {
     fn policy_files_load_or_say_where(text in formatish()) {
         let dir = tempfile::tempdir().unwrap();
         let real = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
-        for e in std::fs::read_dir(&real).unwrap().flatten() {
-            std::fs::copy(e.path(), dir.path().join(e.file_name())).unwrap();
-        }
+        crate::common::copy_dir(&real, dir.path());
         std::fs::write(dir.path().join("status.yaml"), &text).unwrap();
         if let Err(d) = sagasu::config::policy::Policies::load(dir.path(), &["slack".to_string()]) {
             prop_assert!(!d.0.is_empty());
