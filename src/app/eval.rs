@@ -56,6 +56,12 @@ pub struct EvalCommand {
     #[arg(long)]
     pub min_abstention: Option<f64>,
     /// The golden sets (contracts section 3).
+    /// Use the configured language model (`llm:` in the configuration) for every question.
+    #[arg(long, conflicts_with = "no_llm")]
+    pub llm: bool,
+    /// Do not use the language model, even where the configuration turns it on.
+    #[arg(long)]
+    pub no_llm: bool,
     #[arg(required = true)]
     pub sets: Vec<PathBuf>,
 }
@@ -88,6 +94,13 @@ pub async fn run(cmd: EvalCommand, out: Out<'_>) -> Outcome {
         baseline: cmd.baseline,
         sets: cmd.sets,
         jobs: cmd.jobs,
+        llm: if cmd.no_llm {
+            Some(false)
+        } else if cmd.llm {
+            Some(true)
+        } else {
+            None
+        },
     };
     let bar = indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
     bar.set_style(

@@ -483,6 +483,27 @@ fn errors(r: &Report) -> Vec<String> {
         .collect()
 }
 
+/// What the language model did over the main run, when it was used: its calls, tokens and
+/// time per question, and how many answers it wrote (the rest kept the extractive answer).
+fn model_line(r: &Report) -> Option<String> {
+    let used: Vec<&crate::llm::ModelUse> = r.questions.iter().filter_map(|q| q.llm.as_ref()).collect();
+    let first = used.first()?;
+    let n = used.len() as f64;
+    let sum = |f: &dyn Fn(&crate::llm::ModelUse) -> u64| used.iter().map(|m| f(m)).sum::<u64>() as f64 / n;
+    let mut ms: Vec<u64> = used.iter().map(|m| m.ms).collect();
+    ms.sort_unstable();
+    let written = used.iter().filter(|m| m.answer == "model").count();
+    Some(format!(
+        "language model ({}): {written} of {} answers written by it; per question {:.1} calls, {:.0} prompt and {:.0} completion tokens, {} ms at the median",
+        first.model,
+        used.len(),
+        sum(&|m| u64::from(m.calls)),
+        sum(&|m| u64::from(m.prompt_tokens)),
+        sum(&|m| u64::from(m.completion_tokens)),
+        ms[ms.len() / 2]
+    ))
+}
+
 pub fn render_text(r: &Report) -> String {
     let mut out = format!(
         "sagasu eval: {} questions from {}\n",
@@ -491,6 +512,9 @@ pub fn render_text(r: &Report) -> String {
     );
     if let Some(c) = &r.intent_classifier {
         let _ = writeln!(out, "{}", c.line());
+    }
+    if let Some(m) = model_line(r) {
+        let _ = writeln!(out, "{m}");
     }
     for (title, t) in tables(r) {
         let _ = write!(out, "\n{title}\n{}", t.text());
@@ -511,6 +535,9 @@ pub fn render_markdown(r: &Report) -> String {
     );
     if let Some(c) = &r.intent_classifier {
         let _ = writeln!(out, "\n{}.", c.line());
+    }
+    if let Some(m) = model_line(r) {
+        let _ = writeln!(out, "\n{m}.");
     }
     for (title, t) in tables(r) {
         let _ = write!(out, "\n## {title}\n\n{}", t.markdown());

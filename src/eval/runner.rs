@@ -19,6 +19,7 @@ pub async fn run(
     engine: &Engine,
     questions: &[Question],
     baseline: Option<Baseline>,
+    llm: Option<bool>,
     jobs: usize,
     tick: &(dyn Fn() + Sync),
 ) -> Vec<QuestionResult> {
@@ -27,6 +28,8 @@ pub async fn run(
             let opts = AskOptions {
                 now: Some(q.as_of),
                 baseline,
+                // A baseline is model-free: it measures the ranking alone.
+                llm: if baseline.is_some() { Some(false) } else { llm },
                 ..Default::default()
             };
             let start = Instant::now();
@@ -56,6 +59,9 @@ pub struct Request {
     pub sets: Vec<std::path::PathBuf>,
     /// Questions asked at once.
     pub jobs: usize,
+    /// Use the configured language model (`Some(true)`), or not (`Some(false)`); unset, as the
+    /// configuration says.
+    pub llm: Option<bool>,
 }
 
 /// Why an evaluation could not run (exit status 2).
@@ -65,6 +71,8 @@ pub enum EvalError {
     Input(#[from] crate::util::yaml::Diagnostics),
     #[error("no golden set given")]
     NoSets,
+    #[error("`--llm` needs a language model: the configuration {0} has no `llm:` with a `base_url` and `model`")]
+    NoModel(String),
 }
 
 /// Runs the golden sets of `req` and builds the report. `warn` receives warnings (ids that no
@@ -128,6 +136,9 @@ pub async fn evaluate(
     let mut classifier = None;
     for (config_path, set) in &loaded {
         let engine = Engine::load(config_path, req.policies.as_deref())?;
+        if req.llm == Some(true) && engine.model.is_none() {
+            return Err(EvalError::NoModel(config_path.display().to_string()));
+        }
         if classifier.is_none()
             && let Some(c) = &engine.policies.intents.classifier
         {
@@ -160,14 +171,20 @@ pub async fn evaluate(
             }
             v
         };
-        main.extend(named(run(&engine, &set.questions, None, req.jobs, &tick).await));
+        main.extend(named(
+            run(&engine, &set.questions, None, req.llm, req.jobs, &tick).await,
+        ));
         if let Some(b) = req.baseline {
-            base.extend(named(run(&engine, &set.questions, Some(b), req.jobs, &tick).await));
+            base.extend(named(
+                run(&engine, &set.questions, Some(b), req.llm, req.jobs, &tick).await,
+            ));
         }
         engine.shutdown().await;
         if let Some(dir) = &req.compare {
             let engine = Engine::load(config_path, Some(dir))?;
-            other.extend(named(run(&engine, &set.questions, None, req.jobs, &tick).await));
+            other.extend(named(
+                run(&engine, &set.questions, None, req.llm, req.jobs, &tick).await,
+            ));
             engine.shutdown().await;
         }
     }

@@ -66,6 +66,10 @@ pub struct QuestionResult {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub cited_texts: Vec<String>,
     pub latency_ms: f64,
+    /// How the language model was used, when it was (an extension): calls, tokens, time, who
+    /// wrote the prose.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub llm: Option<crate::llm::ModelUse>,
     /// Per source: (status, latency in ms).
     #[serde(skip)]
     pub sources: Vec<(String, SourceStatus, u64)>,
@@ -286,6 +290,7 @@ pub fn score(q: &Question, r: Option<&AskResponse>, latency_ms: f64, error: Opti
             .map(|c| format!("{} · {} · {}", c.kind, c.title, c.snippet))
             .collect(),
         latency_ms,
+        llm: r.llm.clone(),
         sources: r
             .sources
             .iter()

@@ -75,7 +75,10 @@ pub struct ModelUse {
     pub model: String,
     /// Who wrote the answer's prose: `model` or `extractive`.
     pub answer: String,
-    /// Why the model's answer was not used, or what else happened, in words.
+    /// The model's keyword queries, sent to the keyword sources beside sagasu's own.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub queries: Vec<String>,
+    /// Why the model's answer or queries were not used, or what else happened, in words.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub notes: Vec<String>,
     /// Model calls made for this ask, their tokens and time.

@@ -861,6 +861,23 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
             )
         };
         out.push_str(&who);
+        if explain {
+            out.push_str(&format!(
+                "\n**Language model**: {} call(s), {} prompt and {} completion tokens, {} ms\n",
+                m.calls, m.prompt_tokens, m.completion_tokens, m.ms
+            ));
+            if !m.queries.is_empty() {
+                out.push_str(&format!(
+                    "its queries, sent beside sagasu's: {}\n",
+                    m.queries.join(" | ")
+                ));
+            }
+            if m.answer == "model" {
+                for n in &m.notes {
+                    out.push_str(&format!("{n}\n"));
+                }
+            }
+        }
     }
     if explain {
         match &r.answer_type {

@@ -265,15 +265,33 @@ impl Engine {
         async move {
             let start = Instant::now();
             let now = opts.now.unwrap_or_else(Utc::now);
-            let analysis = query::analyze_question(
+            let mut analysis = query::analyze_question(
                 &question,
                 &self.policies.intents,
                 opts.intent,
                 now,
                 &self.policies.lexicon,
             );
-            let (policy, plan, unlistable) = self.choose(&analysis, opts)?;
             let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
+            let model = self.model_for(opts);
+            let mut used = model.as_ref().map(|(m, _)| crate::llm::ModelUse::new(m.0.as_ref()));
+            let mut model_queries = Vec::new();
+            if let (Some((m, llm)), Some(used)) = (&model, used.as_mut()) {
+                model_queries = self
+                    .rewrite(m, llm, &question, &mut analysis, opts, deadline, now, used)
+                    .await;
+            }
+            let (policy, mut plan, unlistable) = self.choose(&analysis, opts)?;
+            if !model_queries.is_empty() {
+                // Every keyword source is sent the model's queries too, each a query of its own.
+                for (name, q) in plan.iter_mut() {
+                    if self.config.source(name).is_some_and(|s| s.kind != SourceKind::Tools)
+                        && !q.text.trim().is_empty()
+                    {
+                        q.alternates.extend(model_queries.iter().cloned());
+                    }
+                }
+            }
             let mut outcomes = self
                 .pool
                 .search_all_with(&plan, deadline, opts.on_source_done.as_ref())
@@ -313,8 +331,8 @@ impl Engine {
                 // The composer panicked: a bug, but one question's, not the server's.
                 Err(e) => return Err(AskError::Internal(format!("composing the answer failed: {e}"))),
             };
-            if let Some((model, llm)) = self.model_for(opts) {
-                let mut used = crate::llm::ModelUse::new(model.0.as_ref());
+            if let (Some((model, llm)), Some(mut used)) = (model, used) {
+                response.queries.extend(model_queries);
                 if llm.uses.synthesis {
                     let left = deadline.saturating_sub(start.elapsed()).min(llm.timeout);
                     crate::pipeline::synthesis::synthesize(
@@ -340,6 +358,69 @@ impl Engine {
         }
         .instrument(span)
         .await
+    }
+
+    /// Asks the model for queries (`uses.rewrite`) and, when the classifier is unsure, for the
+    /// intent (`uses.intent`), within a third of the deadline; an intent it gives that the
+    /// classifier did not choose is taken, the question read again under it. The queries, or
+    /// none on any failure (noted in `used`).
+    #[allow(clippy::too_many_arguments)]
+    async fn rewrite(
+        &self,
+        model: &SharedModel,
+        llm: &crate::config::llm::LlmConfig,
+        question: &str,
+        analysis: &mut Analysis,
+        opts: &AskOptions,
+        deadline: Duration,
+        now: DateTime<Utc>,
+        used: &mut crate::llm::ModelUse,
+    ) -> Vec<String> {
+        use crate::pipeline::rewrite;
+        let want_intent = llm.uses.intent && rewrite::unsure(analysis, opts.intent.is_some());
+        if !llm.uses.rewrite && !want_intent {
+            return Vec::new();
+        }
+        let budget = (deadline / 3).min(llm.timeout);
+        let Some(r) = rewrite::rewrite(
+            model.0.as_ref(),
+            &self.policies.prompts.rewrite,
+            question,
+            want_intent,
+            llm.temperature,
+            budget,
+            used,
+        )
+        .await
+        else {
+            return Vec::new();
+        };
+        if let Some(intent) = r.intent.filter(|i| *i != analysis.intent.intent) {
+            let (was, score) = (analysis.intent.intent, analysis.intent.score);
+            let p = analysis
+                .intent
+                .scores
+                .iter()
+                .find(|(i, _)| *i == intent)
+                .map_or(0.0, |s| s.1);
+            *analysis = query::analyze_question(
+                question,
+                &self.policies.intents,
+                Some(intent),
+                now,
+                &self.policies.lexicon,
+            );
+            analysis.intent.score = p;
+            used.notes.push(format!(
+                "the intent classifier was unsure ({was}, {score:.2}): the model's intent, {intent}, is used"
+            ));
+        }
+        if llm.uses.rewrite {
+            used.queries = r.queries.clone();
+            r.queries
+        } else {
+            Vec::new()
+        }
     }
 
     /// The model this ask uses and the configuration it is used under, if it uses one: the

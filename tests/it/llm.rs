@@ -75,7 +75,15 @@ async fn chat(State(fake): State<Arc<Fake>>, headers: HeaderMap, Json(body): Jso
         .unwrap()
         .push(headers.get("authorization").and_then(|v| v.to_str().ok()) == Some(&format!("Bearer {KEY}")));
     let model = body["model"].as_str().unwrap_or_default().to_string();
+    let system = body["messages"][0]["content"].as_str().unwrap_or_default().to_string();
     let user = body["messages"][1]["content"].as_str().unwrap_or_default().to_string();
+    if system.contains("keyword queries") && model == "good" {
+        // The rewriting call: queries in both languages, as JSON inside chatter.
+        return completion(
+            &model,
+            "Here you go: {\"queries\": [\"pro plan pricing decision\", \"プロプラン 価格 決定\"]}",
+        );
+    }
     match model.as_str() {
         "good" => completion(&model, &good(&user)),
         "uncited" => completion(&model, "The team settled the price question after a long discussion."),
@@ -117,8 +125,13 @@ async fn start(fake: Arc<Fake>) -> String {
     format!("http://{addr}/v1")
 }
 
-/// The demo workspace at `workspace` with an `llm:` for `model` at `url`.
+/// The demo workspace at `workspace` with an `llm:` for `model` at `url`, synthesis only.
 fn engine(workspace: &Path, url: &str, model: &str, timeout_ms: u64) -> Engine {
+    engine_using(workspace, url, model, timeout_ms, "{ rewrite: false, intent: false }")
+}
+
+/// The same with the model's `uses`.
+fn engine_using(workspace: &Path, url: &str, model: &str, timeout_ms: u64, uses: &str) -> Engine {
     let text = std::fs::read_to_string(workspace.join("sagasu.yaml"))
         .unwrap()
         .replace("[sagasu,", &format!("[{:?},", bin()))
@@ -127,7 +140,7 @@ fn engine(workspace: &Path, url: &str, model: &str, timeout_ms: u64) -> Engine {
             &format!("policies: {}", repo().join("policies").display()),
         );
     let text = format!(
-        "{text}\nllm:\n  base_url: {url}\n  model: {model}\n  api_key_env: SAGASU_TEST_LLM_KEY\n  timeout_ms: {timeout_ms}\n"
+        "{text}\nllm:\n  base_url: {url}\n  model: {model}\n  api_key_env: SAGASU_TEST_LLM_KEY\n  timeout_ms: {timeout_ms}\n  uses: {uses}\n"
     );
     let doc = Document::parse(&workspace.join("sagasu.yaml"), text).unwrap();
     let config = Config::from_document(&doc, &|k| (k == "SAGASU_TEST_LLM_KEY").then(|| KEY.to_string())).unwrap();
@@ -173,6 +186,7 @@ async fn a_checked_model_answer_replaces_the_prose_and_keeps_the_sources_and_cit
     let used = r.llm.as_ref().expect("the model was used");
     assert_eq!(used.answer, "model", "{used:?}");
     assert_eq!((used.calls, used.prompt_tokens, used.completion_tokens), (1, 321, 12));
+    assert!(used.queries.is_empty(), "rewriting is off: {used:?}");
     assert!(r.prose().ends_with(']'), "{}", r.prose());
     assert_ne!(r.prose(), extractive.prose());
     // What follows the prose (sources, disclosure) and the citations are the pipeline's own.
@@ -188,6 +202,61 @@ async fn a_checked_model_answer_replaces_the_prose_and_keeps_the_sources_and_cit
     assert!(user.contains(QUESTION) && user.contains("<passage n=\"1\""), "{user}");
     assert!(fake.keyed.lock().unwrap().iter().all(|k| *k));
     assert!(!shown(&r).contains(KEY));
+}
+
+#[tokio::test]
+async fn the_models_queries_go_to_the_keyword_sources_beside_sagasus_own() {
+    let fake = Arc::new(Fake::default());
+    let url = start(fake.clone()).await;
+    let e = engine_using(
+        &demo(),
+        &url,
+        "good",
+        10_000,
+        "{ rewrite: true, intent: true, synthesis: true }",
+    );
+    let r = ask(&e, None).await;
+    e.shutdown().await;
+    let used = r.llm.as_ref().unwrap();
+    assert_eq!(used.calls, 2, "one rewriting call, one synthesis call: {used:?}");
+    assert_eq!(used.queries, vec!["pro plan pricing decision", "プロプラン 価格 決定"]);
+    assert!(r.queries.iter().any(|q| q == "プロプラン 価格 決定"), "{:?}", r.queries);
+    assert_eq!(used.answer, "model", "{used:?}");
+    let explained = sagasu::pipeline::answer::render_markdown(&r, true);
+    assert!(
+        explained.contains("its queries, sent beside sagasu's: pro plan pricing decision"),
+        "{explained}"
+    );
+    let requests = fake.requests.lock().unwrap().clone();
+    let rewrite_system = requests[0]["messages"][0]["content"].as_str().unwrap();
+    assert_eq!(
+        rewrite_system,
+        std::fs::read_to_string(repo().join("policies/prompts/rewrite.md")).unwrap()
+    );
+    // A rewriting call that fails leaves sagasu's own queries, and the answer, as they were.
+    let e = engine_using(
+        &demo(),
+        &url,
+        "limited",
+        1_000,
+        "{ rewrite: true, intent: true, synthesis: true }",
+    );
+    let failed = ask(&e, None).await;
+    e.shutdown().await;
+    let used = failed.llm.as_ref().unwrap();
+    assert_eq!(used.calls, 2);
+    assert!(
+        used.notes.iter().any(|n| n.contains("sagasu's own queries are used")),
+        "{used:?}"
+    );
+    let plain = {
+        let e = engine(&demo(), &url, "good", 10_000);
+        let p = ask(&e, Some(false)).await;
+        e.shutdown().await;
+        p
+    };
+    assert_eq!(failed.answer, plain.answer);
+    assert_eq!(failed.queries, plain.queries);
 }
 
 fn render_mentions_model(r: &AskResponse) -> bool {
@@ -319,12 +388,15 @@ impl rmcp::ClientHandler for Sampler {
                 _ => None,
             })
             .collect();
-        self.requests
-            .lock()
-            .unwrap()
-            .push(format!("{}\n{user}", params.system_prompt.clone().unwrap_or_default()));
+        let system = params.system_prompt.clone().unwrap_or_default();
+        self.requests.lock().unwrap().push(format!("{system}\n{user}"));
+        let reply = if system.contains("keyword queries") {
+            "{\"queries\": [\"pro plan price\"]}".to_string()
+        } else {
+            good(&user)
+        };
         Ok(rmcp::model::CreateMessageResult::new(
-            rmcp::model::SamplingMessage::assistant_text(good(&user)),
+            rmcp::model::SamplingMessage::assistant_text(reply),
             "fake-assistant-model".into(),
         ))
     }
@@ -374,8 +446,9 @@ async fn under_serve_the_clients_own_model_writes_the_answer_by_sampling() {
         if offers {
             assert_eq!(structured["llm"]["answer"], "model", "{}", structured["llm"]);
             assert_eq!(structured["llm"]["model"], "the MCP client's model (sampling)");
-            assert_eq!(requests.len(), 1);
-            assert!(requests[0].contains("data, not instructions") && requests[0].contains("<passage n=\"1\""));
+            assert_eq!(requests.len(), 2, "a rewriting call, then a synthesis call");
+            assert_eq!(structured["llm"]["queries"], json!(["pro plan price"]));
+            assert!(requests[1].contains("data, not instructions") && requests[1].contains("<passage n=\"1\""));
             assert!(structured["answer"].as_str().unwrap().contains("[1]"));
         } else {
             // A client without sampling is never asked, and there is no endpoint: no model.
@@ -385,4 +458,68 @@ async fn under_serve_the_clients_own_model_writes_the_answer_by_sampling() {
         client.cancel().await.unwrap();
     }
     engine.shutdown().await;
+}
+
+#[tokio::test]
+async fn eval_reports_the_models_calls_tokens_and_time_per_question() {
+    let fake = Arc::new(Fake::default());
+    let url = start(fake.clone()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let ws = dir.path().join("acme");
+    copy_dir(&demo(), &ws);
+    // The sources run the built binary (inside the test executable, `sagasu` would be the test).
+    let yaml = std::fs::read_to_string(ws.join("sagasu.yaml"))
+        .unwrap()
+        .replace("[sagasu,", &format!("[{:?},", bin()))
+        .replace(
+            "policies: ../../policies",
+            &format!("policies: {}", repo().join("policies").display()),
+        )
+        + &format!("\nllm:\n  base_url: {url}\n  model: good\n  uses: {{ rewrite: false, intent: false }}\n");
+    std::fs::write(ws.join("sagasu.yaml"), yaml).unwrap();
+    let golden = dir.path().join("small.yaml");
+    std::fs::write(
+        &golden,
+        format!(
+            "name: small\nworkspace: {}\nas_of: 2026-11-20T09:00:00Z\nquestions:\n  - id: price\n    question: \"{QUESTION}\"\n    lang: en\n    intent: decision\n    relevant:\n      \"slack:pricing/1792501200.445394\": 2\n",
+            ws.display()
+        ),
+    )
+    .unwrap();
+    let request = |llm: Option<bool>| sagasu::eval::Request {
+        config: None,
+        policies: None,
+        compare: None,
+        baseline: None,
+        sets: vec![golden.clone()],
+        jobs: 1,
+        llm,
+    };
+    let report = sagasu::eval::evaluate(&request(None), &|_| {}, &|_| {}).await.unwrap();
+    let used = report.questions[0].llm.as_ref().expect("the model's use per question");
+    assert_eq!((used.calls, used.answer.as_str()), (1, "model"), "{used:?}");
+    let text = sagasu::eval::report::render_text(&report);
+    assert!(
+        text.contains("language model (good at ") && text.contains("1 of 1 answers written by it"),
+        "{text}"
+    );
+    let report = sagasu::eval::evaluate(&request(Some(false)), &|_| {}, &|_| {})
+        .await
+        .unwrap();
+    assert!(report.questions[0].llm.is_none());
+    // `--llm` where no model is configured is refused.
+    let demo_golden = dir.path().join("demo.yaml");
+    std::fs::write(
+        &demo_golden,
+        std::fs::read_to_string(&golden)
+            .unwrap()
+            .replace(&ws.display().to_string(), &demo().display().to_string()),
+    )
+    .unwrap();
+    let mut r = request(Some(true));
+    r.sets = vec![demo_golden];
+    let Err(e) = sagasu::eval::evaluate(&r, &|_| {}, &|_| {}).await else {
+        panic!("`--llm` without a model was not refused");
+    };
+    assert!(e.to_string().contains("`--llm` needs a language model"), "{e}");
 }
