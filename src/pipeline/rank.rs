@@ -424,6 +424,9 @@ pub fn rank_top(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> Vec<Evidence>
 pub struct ConceptWeight {
     pub weight: f64,
     pub in_pool: bool,
+    /// The weight before a concept no passage has was weighed down (`Counted::weigh_absent`):
+    /// its words' IDF over the pool, where absence makes them as rare as can be.
+    pub full: f64,
 }
 
 /// `rank_top`, with how the pool weighs each of the question's concepts (in `concepts` order).
@@ -431,8 +434,12 @@ pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<
     let counted = Counted::of(&hits, cx);
     let mut qconcepts = counted.question_tokens(&cx.analysis.concepts);
     counted.weigh_senses(&mut qconcepts);
+    let full = counted.concept_weights(&qconcepts);
     counted.weigh_absent(&mut qconcepts, &cx.analysis.concepts);
-    let concept_weights = counted.concept_weights(&qconcepts);
+    let mut concept_weights = counted.concept_weights(&qconcepts);
+    for (w, f) in concept_weights.iter_mut().zip(&full) {
+        w.full = f.weight;
+    }
     let best = counted.best_units(&qconcepts, hits.len());
     let (weights, half_life) = effective_weights(cx);
     let words = !cx.analysis.concepts.is_empty();
@@ -608,17 +615,30 @@ impl Counted {
         c.iter().any(|(alt, _, _)| alt.iter().all(|t| self.has(t)))
     }
 
-    /// A concept no passage has weighs by how specific its word is in the language at large
-    /// (`Concept::specificity`), not by the pool, where its absence makes it as rare as a word
-    /// can be: a rare word or a name no source has is the question's subject, missing; an
-    /// everyday word ("give", "somewhere", 内容) no source has is the asker's phrasing, and
-    /// costs the evidence little coverage.
+    /// A concept no passage has weighs at most as the rarest word the pool does have, and by
+    /// how specific its word is in the language at large (`Concept::specificity`): the pool was
+    /// found by the question's own words, so a word it lacks has the highest IDF there by
+    /// construction, not because it says more. A rare word or a name no source has is the
+    /// question's subject, missing; an everyday word ("give", "somewhere", 内容) no source has
+    /// is the asker's phrasing, and costs the evidence little coverage.
     fn weigh_absent(&self, qconcepts: &mut [QConcept], concepts: &[Concept]) {
-        for (qc, c) in qconcepts.iter_mut().zip(concepts) {
-            if c.specificity >= 1.0 || self.has_concept(qc) {
+        let present: Vec<bool> = qconcepts.iter().map(|qc| self.has_concept(qc)).collect();
+        let cap = qconcepts
+            .iter()
+            .zip(&present)
+            .filter(|(_, p)| **p)
+            .flat_map(|(qc, _)| qc.iter().flat_map(|(alt, _, _)| alt.iter()))
+            .filter(|t| self.has(t))
+            .map(|t| t.idf)
+            .fold(0.0, f64::max);
+        for ((qc, c), p) in qconcepts.iter_mut().zip(concepts).zip(&present) {
+            if *p {
                 continue;
             }
             for t in qc.iter_mut().flat_map(|(alt, _, _)| alt.iter_mut()) {
+                if cap > 0.0 {
+                    t.idf = t.idf.min(cap);
+                }
                 t.idf *= c.specificity;
             }
         }
@@ -631,6 +651,7 @@ impl Counted {
             .map(|c| ConceptWeight {
                 weight: concept_weight(c),
                 in_pool: self.has_concept(c),
+                full: concept_weight(c),
             })
             .collect()
     }
@@ -1149,6 +1170,16 @@ mod tests {
             };
             let (ranked, weights) = rank_top_weighed(hits(), &cx, 10);
             assert!(weights.iter().any(|w| !w.in_pool), "{weights:?}");
+            // The pool was found by the question's words: a word it lacks weighs at most as
+            // its rarest present one, however rare its absence makes it there.
+            let present = weights
+                .iter()
+                .filter(|w| w.in_pool)
+                .map(|w| w.weight)
+                .fold(0.0, f64::max);
+            for w in weights.iter().filter(|w| !w.in_pool) {
+                assert!(w.weight <= present + 1e-9 && w.full > w.weight, "{weights:?}");
+            }
             (ranked[0].hit.id.clone(), ranked[0].coverage)
         };
         let (rare_top, rare) = coverage_with(1.0);

@@ -292,12 +292,11 @@ pub fn assess(clusters: &[Cluster], weights: &[ConceptWeight], analysis: &Analys
     v.absent_modifier = absent_concepts <= ABSENT_SUBJECT_WORDS && absent_modifier(analysis, &asked, weights, &matches);
     // Directly before a word the evidence matches, a word no source has names which thing is
     // meant ("our Mars office"), however common it is in the language: the test weighs it in
-    // full, not by its specificity as ranking did (`Concept::specificity`).
+    // full (`ConceptWeight::full`), not as ranking weighed it down.
     let restored: f64 = weights
         .iter()
-        .zip(&analysis.concepts)
-        .filter(|(w, c)| !w.in_pool && c.specificity > 0.0 && c.specificity < 1.0)
-        .map(|(w, c)| w.weight / c.specificity - w.weight)
+        .filter(|w| !w.in_pool)
+        .map(|w| (w.full - w.weight).max(0.0))
         .sum();
     let full_coverage = if total + restored > 0.0 {
         coverage * total / (total + restored)
