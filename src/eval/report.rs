@@ -492,7 +492,7 @@ fn model_line(r: &Report) -> Option<String> {
     let sum = |f: &dyn Fn(&crate::llm::ModelUse) -> u64| used.iter().map(|m| f(m)).sum::<u64>() as f64 / n;
     let mut ms: Vec<u64> = used.iter().map(|m| m.ms).collect();
     ms.sort_unstable();
-    let written = used.iter().filter(|m| m.answer == "model").count();
+    let written = used.iter().filter(|m| m.answer == crate::llm::Writer::Model).count();
     Some(format!(
         "language model ({}): {written} of {} answers written by it; per question {:.1} calls, {:.0} prompt and {:.0} completion tokens, {} ms at the median",
         first.model,

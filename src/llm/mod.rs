@@ -68,13 +68,24 @@ pub(crate) fn clip(text: &str, max: usize) -> String {
     }
 }
 
+/// Who wrote an answer's prose.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Writer {
+    /// sagasu's own sentences from the evidence.
+    #[default]
+    Extractive,
+    /// The language model, its text checked against the passages it cites.
+    Model,
+}
+
 /// How the model was used for one ask (an extension of the contract's answer object).
 #[derive(Debug, Clone, PartialEq, Default, Serialize, schemars::JsonSchema)]
 pub struct ModelUse {
     /// The model, as configured ("qwen2.5-3b at http://127.0.0.1:8080/v1", "MCP sampling").
     pub model: String,
-    /// Who wrote the answer's prose: `model` or `extractive`.
-    pub answer: String,
+    /// Who wrote the answer's prose.
+    pub answer: Writer,
     /// The model's keyword queries, sent to the keyword sources beside sagasu's own.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub queries: Vec<String>,
@@ -92,7 +103,7 @@ impl ModelUse {
     pub fn new(model: &dyn LanguageModel) -> ModelUse {
         ModelUse {
             model: model.describe(),
-            answer: "extractive".into(),
+            answer: Writer::Extractive,
             ..ModelUse::default()
         }
     }

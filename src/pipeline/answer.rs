@@ -844,7 +844,7 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
         r.intent.intent
     ));
     if let Some(m) = &r.llm {
-        let who = if m.answer == "model" {
+        let who = if m.answer == crate::llm::Writer::Model {
             format!(
                 "_Written by the language model ({}) from the cited passages; every citation checked against its passage._\n",
                 m.model
@@ -872,7 +872,7 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
                     m.queries.join(" | ")
                 ));
             }
-            if m.answer == "model" {
+            if m.answer == crate::llm::Writer::Model {
                 for n in &m.notes {
                     out.push_str(&format!("{n}\n"));
                 }

@@ -359,7 +359,7 @@ pub async fn synthesize(
             response.answer = answer;
             response.prose_end = response.answer.len();
             response.answer.push_str(&rest);
-            used.answer = "model".into();
+            used.answer = crate::llm::Writer::Model;
         }
         Err(why) => used.notes.push(format!("{why}; the extractive answer is kept")),
     }

@@ -16,6 +16,7 @@ use serde_json::{Value, json};
 
 use sagasu::config::Config;
 use sagasu::config::policy::Policies;
+use sagasu::llm::Writer;
 use sagasu::pipeline::answer::AskResponse;
 use sagasu::pipeline::ask::{AskOptions, Engine};
 use sagasu::util::yaml::Document;
@@ -184,7 +185,7 @@ async fn a_checked_model_answer_replaces_the_prose_and_keeps_the_sources_and_cit
     let r = ask(&e, None).await;
     e.shutdown().await;
     let used = r.llm.as_ref().expect("the model was used");
-    assert_eq!(used.answer, "model", "{used:?}");
+    assert_eq!(used.answer, Writer::Model, "{used:?}");
     assert_eq!((used.calls, used.prompt_tokens, used.completion_tokens), (1, 321, 12));
     assert!(used.queries.is_empty(), "rewriting is off: {used:?}");
     assert!(r.prose().ends_with(']'), "{}", r.prose());
@@ -221,7 +222,7 @@ async fn the_models_queries_go_to_the_keyword_sources_beside_sagasus_own() {
     assert_eq!(used.calls, 2, "one rewriting call, one synthesis call: {used:?}");
     assert_eq!(used.queries, vec!["pro plan pricing decision", "プロプラン 価格 決定"]);
     assert!(r.queries.iter().any(|q| q == "プロプラン 価格 決定"), "{:?}", r.queries);
-    assert_eq!(used.answer, "model", "{used:?}");
+    assert_eq!(used.answer, Writer::Model, "{used:?}");
     let explained = sagasu::pipeline::answer::render_markdown(&r, true);
     assert!(
         explained.contains("its queries, sent beside sagasu's: pro plan pricing decision"),
@@ -289,7 +290,7 @@ async fn every_failure_keeps_the_extractive_answer_and_says_why() {
             .llm
             .as_ref()
             .unwrap_or_else(|| panic!("{model}: no model use reported"));
-        assert_eq!(used.answer, "extractive", "{model}: {used:?}");
+        assert_eq!(used.answer, Writer::Extractive, "{model}: {used:?}");
         assert!(
             used.notes
                 .iter()
@@ -342,7 +343,7 @@ async fn instructions_planted_in_evidence_change_nothing_but_the_cited_content()
     assert!(!user.contains("<passage n=\"9\">"), "{user}");
     // The model obeyed it; the check caught the answer, and the extractive one stands.
     let used = r.llm.as_ref().unwrap();
-    assert_eq!(used.answer, "extractive", "{used:?}");
+    assert_eq!(used.answer, Writer::Extractive, "{used:?}");
     assert!(used.notes.iter().any(|n| n.contains("[9]")), "{used:?}");
     assert_eq!(r.answer, extractive.answer);
     assert!(!r.answer.contains("is free"), "{}", r.answer);
@@ -497,7 +498,7 @@ async fn eval_reports_the_models_calls_tokens_and_time_per_question() {
     };
     let report = sagasu::eval::evaluate(&request(None), &|_| {}, &|_| {}).await.unwrap();
     let used = report.questions[0].llm.as_ref().expect("the model's use per question");
-    assert_eq!((used.calls, used.answer.as_str()), (1, "model"), "{used:?}");
+    assert_eq!((used.calls, used.answer), (1, Writer::Model), "{used:?}");
     let text = sagasu::eval::report::render_text(&report);
     assert!(
         text.contains("language model (good at ") && text.contains("1 of 1 answers written by it"),
@@ -522,4 +523,62 @@ async fn eval_reports_the_models_calls_tokens_and_time_per_question() {
         panic!("`--llm` without a model was not refused");
     };
     assert!(e.to_string().contains("`--llm` needs a language model"), "{e}");
+}
+
+#[tokio::test]
+async fn ask_with_llm_on_the_command_line_writes_a_checked_answer() {
+    let fake = Arc::new(Fake::default());
+    let url = start(fake.clone()).await;
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string(demo().join("sagasu.yaml"))
+        .unwrap()
+        .replace("--data, ", &format!("--data, {}/", demo().display()))
+        .replace(
+            "policies: ../../policies",
+            &format!("policies: {}", repo().join("policies").display()),
+        )
+        + &format!("\nllm:\n  base_url: {url}\n  model: good\n  api_key_env: SAGASU_TEST_LLM_KEY\n  enabled: false\n");
+    let config = dir.path().join("sagasu.yaml");
+    std::fs::write(&config, text).unwrap();
+    let config = config.to_str().unwrap().to_string();
+    let run = |args: Vec<String>| {
+        tokio::task::spawn_blocking(move || {
+            let out = std::process::Command::new(bin())
+                .args(&args)
+                .env("SAGASU_TEST_LLM_KEY", KEY)
+                .env_remove("RUST_LOG")
+                .output()
+                .unwrap();
+            (
+                out.status.code().unwrap_or(-1),
+                String::from_utf8_lossy(&out.stdout).to_string(),
+                String::from_utf8_lossy(&out.stderr).to_string(),
+            )
+        })
+    };
+    let args = |extra: &[&str]| {
+        let mut a: Vec<String> = vec![
+            "ask".into(),
+            "--config".into(),
+            config.clone(),
+            "--as-of".into(),
+            "2026-11-20T09:00:00Z".into(),
+        ];
+        a.extend(extra.iter().map(|s| s.to_string()));
+        a.push(QUESTION.into());
+        a
+    };
+    // `enabled: false`: the model is used only when asked for.
+    let (code, out, err) = run(args(&[])).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.contains("language model"), "{out}");
+    let (code, out, err) = run(args(&["--llm", "--explain"])).await.unwrap();
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Written by the language model (good at http://127.0.0.1:"),
+        "{out}"
+    );
+    assert!(out.contains("**Language model**: 2 call(s)"), "{out}");
+    assert!(!out.contains(KEY) && !err.contains(KEY));
+    assert_eq!(fake.requests.lock().unwrap().len(), 2);
 }
