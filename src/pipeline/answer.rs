@@ -124,6 +124,12 @@ pub struct AskResponse {
     #[serde(skip)]
     #[schemars(skip)]
     pub prose_end: usize,
+    /// Where the answer's statements (the lead and its support) end: the "partly" note and the
+    /// disagreement's positions follow, up to `prose_end`. What a model's answer replaces. Not
+    /// part of the contract object.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub statement_end: usize,
     /// Why the answer leads with the citation it leads with (`--explain`; not part of the
     /// contract object).
     #[serde(skip)]
@@ -258,7 +264,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     }
     let citations = citations(&clusters, &claims);
     let conflicts = conflicts(disagreement.as_ref(), input.analysis);
-    let (answer, prose_end) = if found {
+    let (answer, statement_end, prose_end) = if found {
         write_answer(
             &input,
             &clusters,
@@ -269,7 +275,8 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             &verdict,
         )
     } else {
-        write_not_found(&input, &clusters, &reports)
+        let (text, end) = write_not_found(&input, &clusters, &reports);
+        (text, end, end)
     };
     AskResponse {
         question: input.analysis.question.clone(),
@@ -284,6 +291,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         verdict: Some(verdict),
         answer_type: input.analysis.answer_type.clone(),
         prose_end,
+        statement_end,
         llm: None,
         lead_reason: if found {
             format!("[{}]: {lead_reason}", lead + 1)
@@ -542,7 +550,7 @@ fn write_answer(
     d: Option<&Disagreement>,
     reports: &[SourceReport],
     verdict: &Verdict,
-) -> (String, usize) {
+) -> (String, usize, usize) {
     let mut out = String::new();
     // The pool's people again (`claims` read them too): cheap beside ranking.
     let people = conflict::people(clusters);
@@ -593,6 +601,7 @@ fn write_answer(
     if !support.is_empty() {
         out.push('\n');
     }
+    let statement_end = out.len();
     if verdict.outcome == Outcome::Partly {
         out.push_str(&partly_note(verdict));
     }
@@ -623,7 +632,7 @@ fn write_answer(
         out.push_str(&note);
     }
     out.push_str(&disclosure(reports, input.analysis));
-    (out.trim_end().to_string(), prose_end)
+    (out.trim_end().to_string(), statement_end, prose_end)
 }
 
 /// What an answer that matches only part of the question leaves out.

@@ -355,9 +355,13 @@ pub async fn synthesize(
     };
     match verify(&text, &given, &response.question) {
         Ok(answer) => {
-            let rest = response.answer.get(response.prose_end..).unwrap_or("").to_string();
-            response.answer = answer;
-            response.prose_end = response.answer.len();
+            // The statements give way; the "partly" note, the disagreement's positions, the
+            // source list and the disclosure stay as sagasu wrote them.
+            let cut = response.statement_end.min(response.prose_end);
+            let rest = response.answer.get(cut..).unwrap_or("").to_string();
+            let kept = response.prose_end - cut;
+            response.answer = format!("{}\n", answer.trim_end());
+            response.prose_end = response.answer.len() + kept;
             response.answer.push_str(&rest);
             used.answer = crate::llm::Writer::Model;
         }
@@ -412,6 +416,81 @@ mod tests {
             ),
             Err(Rejection::Unsupported(_))
         ));
+    }
+
+    /// A model that always writes the same text.
+    struct Scripted(&'static str);
+
+    impl LanguageModel for Scripted {
+        fn describe(&self) -> String {
+            "scripted".into()
+        }
+
+        fn complete(&self, _prompt: Prompt, _timeout: Duration) -> crate::llm::Reply<'_> {
+            let text = self.0.to_string();
+            Box::pin(async move {
+                Ok(crate::llm::Completion {
+                    text,
+                    ..Default::default()
+                })
+            })
+        }
+    }
+
+    #[tokio::test]
+    async fn the_model_replaces_the_statements_and_the_rest_of_the_answer_stays() {
+        let statements = "The Pro plan is $40 [1]\nThe Team plan stays at $20 per seat. [2]\n";
+        let after =
+            "\nThis answers part of the question.\n**Sources disagree on the amount:**\n- $45 (2026-11-01) [1]\n";
+        let tail = "\nSources: [1] slack [2] notion";
+        let mut response = AskResponse {
+            question: "What is the Pro plan price?".into(),
+            answer: format!("{statements}{after}{tail}"),
+            statement_end: statements.len(),
+            prose_end: statements.len() + after.len(),
+            ..AskResponse::default()
+        };
+        for (n, text) in [
+            (1, "Decision: the Pro plan goes to $45 per month from January 1."),
+            (2, "The Team plan stays at $20 per seat."),
+        ] {
+            response.citations.push(crate::pipeline::answer::Citation {
+                n,
+                id: format!("slack:c/{n}"),
+                source: "slack".into(),
+                kind: crate::hit::EvidenceKind::Chat,
+                title: String::new(),
+                location: String::new(),
+                author: None,
+                date: None,
+                url: None,
+                snippet: text.into(),
+                passage: String::new(),
+                also_in: Vec::new(),
+                score: 1.0,
+                explain: Vec::new(),
+                properties: Default::default(),
+                candidates: Vec::new(),
+            });
+        }
+        let mut used = ModelUse::new(&Scripted(""));
+        let model = Scripted("The Pro plan goes to $45 per month from January 1 [1].");
+        synthesize(
+            &model,
+            "system",
+            &mut response,
+            100,
+            0.2,
+            Duration::from_secs(1),
+            &mut used,
+        )
+        .await;
+        assert_eq!(used.answer, crate::llm::Writer::Model, "{used:?}");
+        assert_eq!(
+            response.prose(),
+            format!("The Pro plan goes to $45 per month from January 1 [1].\n{after}").trim_end()
+        );
+        assert!(response.answer.ends_with(tail), "{}", response.answer);
     }
 
     #[test]
