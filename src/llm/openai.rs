@@ -42,7 +42,7 @@ impl OpenAiModel {
         Ok(OpenAiModel {
             client: Client::with_config(config).with_http_client(http),
             model: endpoint.model.clone(),
-            base_url: endpoint.base_url.clone(),
+            base_url: shown_url(&endpoint.base_url),
             redactor,
         })
     }
@@ -104,6 +104,18 @@ impl OpenAiModel {
     }
 }
 
+/// A base URL as answers and reports name it: without any user name or password written in it.
+fn shown_url(url: &str) -> String {
+    match reqwest::Url::parse(url) {
+        Ok(mut u) if !u.username().is_empty() || u.password().is_some() => {
+            let _ = u.set_username("");
+            let _ = u.set_password(None);
+            u.to_string().trim_end_matches('/').to_string()
+        }
+        _ => url.to_string(),
+    }
+}
+
 impl LanguageModel for OpenAiModel {
     fn describe(&self) -> String {
         format!("{} at {}", self.model, self.base_url)
@@ -116,5 +128,17 @@ impl LanguageModel for OpenAiModel {
                 Err(_) => Err(LlmError::Timeout(timeout)),
             }
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn credentials_in_a_base_url_are_never_shown() {
+        assert_eq!(
+            super::shown_url("https://bob:hunter22@llm.example.com/v1"),
+            "https://llm.example.com/v1"
+        );
+        assert_eq!(super::shown_url("http://127.0.0.1:8080/v1"), "http://127.0.0.1:8080/v1");
     }
 }

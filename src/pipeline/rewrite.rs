@@ -15,7 +15,7 @@ use crate::pipeline::query::Analysis;
 /// Below this probability of its top intent the classifier is unsure, and the model is asked.
 pub const UNSURE_BELOW: f64 = 0.5;
 /// Rewritten queries kept, at most.
-pub const MAX_QUERIES: usize = 6;
+pub const MAX_QUERIES: usize = 4;
 /// Characters of one rewritten query, at most.
 const QUERY_CHARS: usize = 120;
 /// Tokens the rewriting call may write: a short JSON object.
