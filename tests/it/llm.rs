@@ -370,6 +370,8 @@ fn llm_on_the_command_line_needs_a_configured_model() {
 #[derive(Clone, Default)]
 struct Sampler {
     offers: bool,
+    /// Offers sampling but declines every request (as a user may).
+    declines: bool,
     requests: Arc<Mutex<Vec<String>>>,
 }
 
@@ -391,6 +393,9 @@ impl rmcp::ClientHandler for Sampler {
             .collect();
         let system = params.system_prompt.clone().unwrap_or_default();
         self.requests.lock().unwrap().push(format!("{system}\n{user}"));
+        if self.declines {
+            return Err(rmcp::ErrorData::invalid_request("the user declined the request", None));
+        }
         let reply = if system.contains("keyword queries") {
             "{\"queries\": [\"pro plan price\"]}".to_string()
         } else {
@@ -421,7 +426,16 @@ async fn under_serve_the_clients_own_model_writes_the_answer_by_sampling() {
     let names: Vec<String> = config.sources.iter().map(|s| s.name.clone()).collect();
     let policies = Policies::load(&config.policies, &names).unwrap();
     let engine = Arc::new(Engine::new(config, policies));
-    for offers in [true, false] {
+    let plain = {
+        let e = Engine::new(
+            crate::common::demo_config(),
+            Policies::load(&repo().join("policies"), &[]).unwrap(),
+        );
+        let r = e.ask(QUESTION, &AskOptions::default()).await.unwrap();
+        e.shutdown().await;
+        r
+    };
+    for (offers, declines) in [(true, false), (false, false), (true, true)] {
         let (a, b) = tokio::io::duplex(1 << 20);
         let server = sagasu::servers::serve::SagasuServer::new(engine.clone());
         tokio::spawn(async move {
@@ -431,6 +445,7 @@ async fn under_serve_the_clients_own_model_writes_the_answer_by_sampling() {
         });
         let sampler = Sampler {
             offers,
+            declines,
             ..Sampler::default()
         };
         let client = sampler.clone().serve(b).await.expect("handshake");
@@ -444,7 +459,17 @@ async fn under_serve_the_clients_own_model_writes_the_answer_by_sampling() {
             .unwrap();
         let structured = result.structured_content.expect("structured content");
         let requests = sampler.requests.lock().unwrap().clone();
-        if offers {
+        if declines {
+            // Both calls declined: sagasu's own queries and its extractive answer, with notes.
+            assert_eq!(requests.len(), 2);
+            assert_eq!(structured["llm"]["answer"], "extractive", "{}", structured["llm"]);
+            let notes = structured["llm"]["notes"].to_string();
+            assert!(
+                notes.contains("declined") && notes.contains("extractive answer is kept"),
+                "{notes}"
+            );
+            assert_eq!(structured["answer"].as_str().unwrap(), plain.answer);
+        } else if offers {
             assert_eq!(structured["llm"]["answer"], "model", "{}", structured["llm"]);
             assert_eq!(structured["llm"]["model"], "the MCP client's model (sampling)");
             assert_eq!(requests.len(), 2, "a rewriting call, then a synthesis call");
