@@ -1105,9 +1105,20 @@ mod tests {
 
     /// `f` of the ranking context of question `q` asked with `intent` on the demo's clock.
     fn in_context<R>(q: &str, intent: Intent, f: impl FnOnce(&RankContext) -> R) -> R {
+        in_context_with(q, intent, |_| {}, f)
+    }
+
+    /// `in_context`, with the question's analysis changed by `adjust` first.
+    fn in_context_with<R>(
+        q: &str,
+        intent: Intent,
+        adjust: impl FnOnce(&mut Analysis),
+        f: impl FnOnce(&RankContext) -> R,
+    ) -> R {
         let p = policies();
         let now: DateTime<Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
-        let a = crate::pipeline::query::analyze(q, now, &p.lexicon);
+        let mut a = crate::pipeline::query::analyze(q, now, &p.lexicon);
+        adjust(&mut a);
         let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion"), ("rc", "rocketchat")]
             .iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -1128,9 +1139,6 @@ mod tests {
 
     #[test]
     fn an_everyday_word_no_source_has_costs_less_coverage_than_a_rare_one() {
-        let p = policies();
-        let now: DateTime<Utc> = "2026-11-20T09:00:00Z".parse().unwrap();
-        let kinds: HashMap<String, String> = [("slack".to_string(), "slack".to_string())].into();
         let hits = || {
             vec![
                 hit(
@@ -1151,36 +1159,31 @@ mod tests {
         };
         // "rundown" is in no passage; how much that costs depends on how specific the word is.
         let coverage_with = |specificity: f64| {
-            let mut a = crate::pipeline::query::analyze("rundown of the forklift battery swap", now, &p.lexicon);
             let absent = text::terms("rundown");
-            for c in a.concepts.iter_mut() {
-                c.specificity = if c.alternatives[0].0 == absent {
-                    specificity
-                } else {
-                    1.0
-                };
-            }
-            let cx = RankContext {
-                analysis: &a,
-                policy: p.get(Intent::Factual),
-                lexicon: &p.lexicon,
-                now,
-                source_kinds: &kinds,
-                encoder: None,
+            let adjust = |a: &mut Analysis| {
+                for c in a.concepts.iter_mut() {
+                    c.specificity = if c.alternatives[0].0 == absent {
+                        specificity
+                    } else {
+                        1.0
+                    };
+                }
             };
-            let (ranked, weights) = rank_top_weighed(hits(), &cx, 10);
-            assert!(weights.iter().any(|w| !w.in_pool), "{weights:?}");
-            // The pool was found by the question's words: a word it lacks weighs at most as
-            // its rarest present one, however rare its absence makes it there.
-            let present = weights
-                .iter()
-                .filter(|w| w.in_pool)
-                .map(|w| w.weight)
-                .fold(0.0, f64::max);
-            for w in weights.iter().filter(|w| !w.in_pool) {
-                assert!(w.weight <= present + 1e-9 && w.full > w.weight, "{weights:?}");
-            }
-            (ranked[0].hit.id.clone(), ranked[0].coverage)
+            in_context_with("rundown of the forklift battery swap", Intent::Factual, adjust, |cx| {
+                let (ranked, weights) = rank_top_weighed(hits(), cx, 10);
+                assert!(weights.iter().any(|w| !w.in_pool), "{weights:?}");
+                // The pool was found by the question's words: a word it lacks weighs at most as
+                // its rarest present one, however rare its absence makes it there.
+                let present = weights
+                    .iter()
+                    .filter(|w| w.in_pool)
+                    .map(|w| w.weight)
+                    .fold(0.0, f64::max);
+                for w in weights.iter().filter(|w| !w.in_pool) {
+                    assert!(w.weight <= present + 1e-9 && w.full > w.weight, "{weights:?}");
+                }
+                (ranked[0].hit.id.clone(), ranked[0].coverage)
+            })
         };
         let (rare_top, rare) = coverage_with(1.0);
         let (everyday_top, everyday) = coverage_with(0.1);

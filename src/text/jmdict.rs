@@ -9,11 +9,11 @@
 //! common words first); an English word is looked up as a noun first, as a verb ("to ...")
 //! only when no noun sense has it; a few are kept, each with a weight below 1.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::LazyLock;
-use std::time::Instant;
 
 use crate::text::table::Table;
+use crate::util::data::Status;
 
 /// Translations kept per word, at most (`scripts/language_data.py` writes no more: its `KEEP`).
 pub const MAX_TRANSLATIONS: usize = 3;
@@ -40,80 +40,19 @@ pub struct Translation {
     pub weight: f64,
 }
 
-/// Whether the dictionary is loaded, and from where.
-#[derive(Debug, Clone)]
-pub enum Status {
-    Loaded {
-        path: PathBuf,
-        ms: u128,
-        forms: usize,
-        glosses: usize,
-    },
-    Missing {
-        path: Option<PathBuf>,
-    },
-    Broken {
-        path: PathBuf,
-        error: String,
-    },
-}
-
-impl Status {
-    /// One line for `sagasu check`.
-    pub fn describe(&self) -> String {
-        match self {
-            Status::Loaded {
-                path,
-                ms,
-                forms,
-                glosses,
-            } => format!(
-                "English-Japanese dictionary: JMdict from {} ({forms} Japanese forms, {glosses} English glosses, {ms} ms)",
-                path.display()
-            ),
-            Status::Missing { path } => format!(
-                "English-Japanese dictionary: not installed{}; questions cross languages only through policies/lexicon.yaml (install it with {})",
-                path.as_ref()
-                    .map(|p| format!(" at {}", p.display()))
-                    .unwrap_or_default(),
-                crate::util::data::INSTALL_HINT
-            ),
-            Status::Broken { path, error } => format!(
-                "English-Japanese dictionary: {} is unusable ({error}); questions cross languages only through policies/lexicon.yaml (reinstall it with {})",
-                path.display(),
-                crate::util::data::INSTALL_HINT
-            ),
-        }
-    }
-}
+/// How messages name the dictionary.
+static NAMES: crate::util::data::Names = crate::util::data::Names {
+    title: "English-Japanese dictionary",
+    source: "JMdict",
+    without: "questions cross languages only through policies/lexicon.yaml",
+    plural: false,
+};
 
 static STATE: LazyLock<(Option<Dictionary>, Status)> = LazyLock::new(|| {
-    let Some(path) = crate::util::data::dir().map(|d| d.join("jmdict")) else {
-        return (None, Status::Missing { path: None });
-    };
-    if !path.join("ja.tsv").exists() && !path.join("en.tsv").exists() {
-        return (None, Status::Missing { path: Some(path) });
-    }
-    let started = Instant::now();
-    match load(&path) {
-        Ok(d) => {
-            let (forms, glosses) = d.entries();
-            let ms = started.elapsed().as_millis();
-            (
-                Some(d),
-                Status::Loaded {
-                    path,
-                    ms,
-                    forms,
-                    glosses,
-                },
-            )
-        }
-        Err(error) => {
-            tracing::warn!("{error}");
-            (None, Status::Broken { path, error })
-        }
-    }
+    crate::util::data::load_resource(&NAMES, "jmdict", &["ja.tsv", "en.tsv"], load, |d| {
+        let (forms, glosses) = d.entries();
+        format!("{forms} Japanese forms, {glosses} English glosses")
+    })
 });
 
 /// The dictionary's status (loading it on first call).

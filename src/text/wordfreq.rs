@@ -9,11 +9,12 @@
 //! ("the Mars colony") and wrong for the asker's everyday words ("could you give me a rundown"):
 //! this says which of the two a word the sources lack is.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::LazyLock;
-use std::time::Instant;
 
 use rustc_hash::FxHashMap;
+
+use crate::util::data::Status;
 
 /// A word this common (once per million words and more often) says nothing specific ...
 const COMMON_ZIPF: f64 = 6.0;
@@ -32,58 +33,18 @@ pub struct Frequencies {
     ja: FxHashMap<String, u16>,
 }
 
-/// Whether the lists are loaded, and from where.
-#[derive(Debug, Clone)]
-pub enum Status {
-    Loaded { path: PathBuf, ms: u128, words: usize },
-    Missing { path: Option<PathBuf> },
-    Broken { path: PathBuf, error: String },
-}
-
-impl Status {
-    /// One line for `sagasu check`.
-    pub fn describe(&self) -> String {
-        const WITHOUT: &str = "a question word no source has counts as the question's subject";
-        match self {
-            Status::Loaded { path, ms, words } => format!(
-                "Word frequencies: wordfreq from {} ({words} English and Japanese words, {ms} ms)",
-                path.display()
-            ),
-            Status::Missing { path } => format!(
-                "Word frequencies: not installed{}; {WITHOUT} (install them with {})",
-                path.as_ref()
-                    .map(|p| format!(" at {}", p.display()))
-                    .unwrap_or_default(),
-                crate::util::data::INSTALL_HINT
-            ),
-            Status::Broken { path, error } => format!(
-                "Word frequencies: {} is unusable ({error}); {WITHOUT} (reinstall them with {})",
-                path.display(),
-                crate::util::data::INSTALL_HINT
-            ),
-        }
-    }
-}
+/// How messages name the lists.
+static NAMES: crate::util::data::Names = crate::util::data::Names {
+    title: "Word frequencies",
+    source: "wordfreq",
+    without: "a question word no source has counts as the question's subject",
+    plural: true,
+};
 
 static STATE: LazyLock<(Option<Frequencies>, Status)> = LazyLock::new(|| {
-    let Some(path) = crate::util::data::dir().map(|d| d.join("wordfreq")) else {
-        return (None, Status::Missing { path: None });
-    };
-    if !path.join("en.tsv").exists() && !path.join("ja.tsv").exists() {
-        return (None, Status::Missing { path: Some(path) });
-    }
-    let started = Instant::now();
-    match load(&path) {
-        Ok(f) => {
-            let words = f.en.len() + f.ja.len();
-            let ms = started.elapsed().as_millis();
-            (Some(f), Status::Loaded { path, ms, words })
-        }
-        Err(error) => {
-            tracing::warn!("{error}");
-            (None, Status::Broken { path, error })
-        }
-    }
+    crate::util::data::load_resource(&NAMES, "wordfreq", &["en.tsv", "ja.tsv"], load, |f| {
+        format!("{} English and Japanese words", f.en.len() + f.ja.len())
+    })
 });
 
 /// The lists' status (loading them on first call).
@@ -97,7 +58,7 @@ pub fn notice_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let s = status();
-        if !matches!(s, Status::Loaded { .. }) {
+        if !s.loaded() {
             tracing::warn!("{}", s.describe());
         }
     });

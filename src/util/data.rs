@@ -21,6 +21,106 @@ pub fn dir_from(env: impl Fn(&str) -> Option<std::ffi::OsString>) -> Option<Path
 /// How to install what is missing, for messages.
 pub const INSTALL_HINT: &str = "scripts/install-language-data";
 
+/// How a language resource is named in messages.
+#[derive(Debug)]
+pub struct Names {
+    /// What it is for the reader ("English-Japanese dictionary").
+    pub title: &'static str,
+    /// Where it comes from ("JMdict").
+    pub source: &'static str,
+    /// What sagasu does without it.
+    pub without: &'static str,
+    /// Whether messages call it "them" (a set of files) rather than "it".
+    pub plural: bool,
+}
+
+/// Whether a language resource of the data directory is loaded, and from where.
+#[derive(Debug, Clone)]
+pub enum State {
+    /// Loaded; `what` says what it holds ("233321 Japanese forms, 176210 English glosses").
+    Loaded {
+        path: PathBuf,
+        ms: u128,
+        what: String,
+    },
+    Missing {
+        path: Option<PathBuf>,
+    },
+    Broken {
+        path: PathBuf,
+        error: String,
+    },
+}
+
+/// A resource's state with its names, for `sagasu check` and the once-said warning.
+#[derive(Debug, Clone)]
+pub struct Status {
+    pub names: &'static Names,
+    pub state: State,
+}
+
+impl Status {
+    pub fn loaded(&self) -> bool {
+        matches!(self.state, State::Loaded { .. })
+    }
+
+    /// One line for `sagasu check`.
+    pub fn describe(&self) -> String {
+        let n = self.names;
+        let them = if n.plural { "them" } else { "it" };
+        match &self.state {
+            State::Loaded { path, ms, what } => {
+                format!("{}: {} from {} ({what}, {ms} ms)", n.title, n.source, path.display())
+            }
+            State::Missing { path } => format!(
+                "{}: not installed{}; {} (install {them} with {INSTALL_HINT})",
+                n.title,
+                path.as_ref()
+                    .map(|p| format!(" at {}", p.display()))
+                    .unwrap_or_default(),
+                n.without
+            ),
+            State::Broken { path, error } => format!(
+                "{}: {} is unusable ({error}); {} (reinstall {them} with {INSTALL_HINT})",
+                n.title,
+                path.display(),
+                n.without
+            ),
+        }
+    }
+}
+
+/// Loads the resource in the data directory's folder `sub` with `load`, when one of `files`
+/// is there; `what` says what a loaded one holds. A resource that fails to load is warned of
+/// once and reported `Broken`, never half used.
+pub fn load_resource<T>(
+    names: &'static Names,
+    sub: &str,
+    files: &[&str],
+    load: impl FnOnce(&std::path::Path) -> Result<T, String>,
+    what: impl FnOnce(&T) -> String,
+) -> (Option<T>, Status) {
+    let status = |state| Status { names, state };
+    let Some(path) = dir().map(|d| d.join(sub)) else {
+        return (None, status(State::Missing { path: None }));
+    };
+    if !files.iter().any(|f| path.join(f).exists()) {
+        return (None, status(State::Missing { path: Some(path) }));
+    }
+    let started = std::time::Instant::now();
+    match load(&path) {
+        Ok(r) => {
+            let what = what(&r);
+            let ms = started.elapsed().as_millis();
+            (Some(r), status(State::Loaded { path, ms, what }))
+        }
+        Err(error) => {
+            tracing::warn!("{error}");
+            (None, status(State::Broken { path, error }))
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
