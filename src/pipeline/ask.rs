@@ -208,15 +208,13 @@ impl Engine {
             if !asked {
                 continue;
             }
-            let text = if tool_source {
-                // The catalog ranks descriptions: give it the words, not the filters, and the
-                // words the other sources are spared ("a PDF document").
-                [
-                    analysis.search_text(false),
-                    analysis.answer_kind_words.join(" "),
-                    analysis.repeated.join(" "),
-                ]
-                .join(" ")
+            let text = if tool_source && !analysis.request.trim().is_empty() {
+                // The catalog reads requests (it ranks by words and by meaning, and drops a
+                // request's filler itself): give it the question as asked, without the filters.
+                // (MetaTool through sagasu eval, against its keywords: R@1 0.593 -> 0.609.)
+                analysis.request.clone()
+            } else if tool_source {
+                analysis.search_text(false)
             } else {
                 analysis.search_text(true)
             };

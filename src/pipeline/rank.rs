@@ -892,16 +892,22 @@ fn score_hits(
         .filter_map(|h| h.native_score)
         .fold(0.0, f64::max)
         .min(1.0);
+    // The catalog also finds tools by meaning: a tool it scored stays though it shares no word
+    // with the question ("exchange rate" for a tool that converts currencies) when a tool is
+    // what is asked for, or tools are all there is. Among other evidence, a tool near only in
+    // meaning is noise ("the status of X" near a tool that changes a ticket's status).
+    let by_meaning = cx.analysis.tool_question || hits.iter().all(|h| h.kind == EvidenceKind::Tool);
     let mut scored: Vec<Scored> = Vec::new();
     // The policy's weight of each source, looked up once per source.
     let mut source_weights: FxHashMap<&str, f64> = FxHashMap::default();
     for (idx, (h, b)) in hits.iter().zip(best).enumerate() {
         let Some((u, bm25, coverage)) = *b else { continue };
-        if bm25 <= 0.0 && words {
+        let tool = h.kind == EvidenceKind::Tool;
+        let found_by_catalog = by_meaning && tool && h.native_score.is_some_and(|s| s > 0.0);
+        if bm25 <= 0.0 && words && !found_by_catalog {
             continue;
         }
         let mut keyword = if max_bm25 > 0.0 { bm25 / max_bm25 } else { 0.0 };
-        let tool = h.kind == EvidenceKind::Tool;
         if tool && let Some(native) = h.native_score {
             // The catalog ranks over every tool, so its term statistics are better than this
             // pool's: its score (0..1, comparable across queries) counts most.

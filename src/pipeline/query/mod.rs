@@ -37,6 +37,11 @@ pub struct Analysis {
     /// The question as asked (cleaned of control characters).
     #[serde(skip)]
     pub question: String,
+    /// The question as asked without its search modifiers (`in:`, `from:`, `after:`,
+    /// `before:`) and quotation marks: what a source that reads requests (the tool catalog)
+    /// is sent.
+    #[serde(skip)]
+    pub request: String,
     /// The question `text::normalize`d: what every cue is matched against.
     #[serde(skip)]
     pub normalized: String,
@@ -74,14 +79,10 @@ pub struct Analysis {
     /// The time constraint as understood, for people ("last week: 2026-11-09 to 2026-11-16").
     pub time_note: Option<String>,
     /// Words that only said what kind of answer the question's intent wants ("docs" in "where
-    /// are the onboarding docs?"): not searched in the evidence, but a tool's description may
-    /// use them ("generates PDF documents"), so the tool catalog is given them.
+    /// are the onboarding docs?"): not searched in the evidence (the tool catalog, sent the
+    /// question as asked, still reads them).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub answer_kind_words: Vec<String>,
-    /// Keywords the question says more than once, once for each time after the first (by stem:
-    /// "song ... songs"): the tool catalog weighs a word by how often it is asked.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub repeated: Vec<String>,
     /// The question asks which tool, command or integration does something.
     pub tool_question: bool,
     /// The question asks for recent evidence ("recent pricing talks", "the last incident").
@@ -503,6 +504,7 @@ fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, le
             words.push(w);
         }
     }
+    a.request = words.join(" ");
     let mut body = text::normalize(&words.join(" "));
     if a.after.is_none()
         && a.before.is_none()
@@ -622,18 +624,6 @@ fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, le
             .collect();
         a.other_language.extend(neutral);
     }
-    let said = text::terms(&body);
-    let mut seen = Vec::new();
-    for k in &a.keywords {
-        if let [t] = text::terms(k).as_slice()
-            && !seen.contains(t)
-        {
-            seen.push(t.clone());
-            let times = said.iter().filter(|s| *s == t).count();
-            a.repeated
-                .extend(std::iter::repeat_n(k.clone(), times.saturating_sub(1)));
-        }
-    }
     a
 }
 
@@ -673,22 +663,6 @@ mod tests {
     fn lexicon() -> Lexicon {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
         crate::config::policy::Policies::load(&dir, &[]).unwrap().lexicon
-    }
-
-    #[test]
-    fn words_said_again_are_kept_for_the_catalog() {
-        let a = analyze("I love songs. Which song app plays a song offline?", now(), &lexicon());
-        assert_eq!(a.repeated.len(), 2, "{:?}", a.repeated);
-        assert!(
-            a.repeated.iter().all(|k| text::terms(k) == text::terms("song")),
-            "{:?}",
-            a.repeated
-        );
-        assert!(
-            analyze("which app plays songs offline?", now(), &lexicon())
-                .repeated
-                .is_empty()
-        );
     }
 
     #[test]

@@ -165,8 +165,10 @@ pub struct ToolCatalog {
 
 /// Candidates each side of a hybrid search brings, at least.
 const HYBRID_POOL: usize = 30;
-/// Share of the dense side in a hybrid score.
-const DENSE_SHARE: f64 = 0.5;
+/// Share of the dense side in a hybrid score. The catalog alone on MetaTool's 995 questions,
+/// asked as written: 0.5 -> R@1 0.609, R@5 0.766; 0.6 -> 0.612, 0.770; 0.7 -> 0.610, 0.777;
+/// either side alone about 0.55, 0.73. (A reciprocal-rank fusion, k 10: 0.594, 0.781.)
+const DENSE_SHARE: f64 = 0.7;
 /// Cosines at or below this say nothing (unrelated texts sit around it); the dense score maps
 /// the rest linearly onto 0..1.
 const COSINE_FLOOR: f64 = 0.2;
