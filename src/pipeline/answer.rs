@@ -246,7 +246,14 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     } else {
         None
     };
-    let (lead, lead_reason) = lead_index(&clusters, &claims, disagreement.as_ref(), focus);
+    let asks_person = asks_for_person(input.analysis);
+    let (lead, lead_reason) = lead_index(
+        &clusters,
+        &claims,
+        disagreement.as_ref(),
+        focus,
+        asks_person.then_some(people.as_slice()),
+    );
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if verdict.coverage < ANSWER_COVERAGE && found {
         // Answered because the evidence stands out, not because it repeats the question.
@@ -407,10 +414,7 @@ fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim, people: 
     let sentence = text::truncate_chars(&claim.statement, if wants_list { LIST_CHARS } else { LEAD_CHARS });
     let h = &rep.hit;
     let intent = &input.analysis.intent;
-    if input.analysis.asks(&[AnswerType::Person])
-        || intent.intent == Intent::Person
-        || intent.secondary.contains(&Intent::Person)
-    {
+    if asks_for_person(input.analysis) {
         if let Some(who) = h.properties.get("Assignee").or_else(|| h.properties.get("Owner")) {
             let status = property(h, "Status", ", ");
             let due = property(h, "Due", ", due ");
@@ -498,16 +502,42 @@ const VALUE_LEAD_REACH: f64 = 0.8;
 /// The cluster the answer leads with: the best, or with a disagreement the newest side's best
 /// within reach; when the question asks for a value ("when", "how long", "how much") and the best
 /// evidence states none, the nearest evidence that states one and answers the question as well.
+///
+/// A question for a person (`people`: the pool's) is answered by evidence that names someone in
+/// a role (`names_someone`): the best when it does, else the nearest within the same reach that
+/// does and answers the question as well. A disagreement of values does not pick its lead: no
+/// date or amount says who.
 fn lead_index(
     clusters: &[Cluster],
     claims: &[conflict::Claim],
     d: Option<&Disagreement>,
     focus: Option<crate::text::values::ValueKind>,
+    people: Option<&[String]>,
 ) -> (usize, String) {
     let best = || (0, "the best evidence".to_string());
     let Some(top) = clusters.first().map(Cluster::score) else {
         return best();
     };
+    if let Some(people) = people {
+        if names_someone(&clusters[0], &claims[0], people) {
+            return (0, "the best evidence, and it names who".into());
+        }
+        return clusters
+            .iter()
+            .enumerate()
+            .skip(1)
+            .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
+            .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && names_someone(c, &claims[*i], people))
+            .map_or_else(best, |(i, _)| {
+                (
+                    i,
+                    format!(
+                        "it names who (an assignee, an owner, a person it points to) and the best evidence does not, scoring within {:.0}% of it",
+                        VALUE_LEAD_REACH * 100.0
+                    ),
+                )
+            });
+    }
     if let Some(i) = d.and_then(|d| {
         d.sides
             .iter()
@@ -540,6 +570,22 @@ fn lead_index(
                 ),
             )
         })
+}
+
+/// Whether the question asks who: its answer type, or its intent (first or second).
+fn asks_for_person(analysis: &Analysis) -> bool {
+    analysis.asks(&[AnswerType::Person])
+        || analysis.intent.intent == Intent::Person
+        || analysis.intent.secondary.contains(&Intent::Person)
+}
+
+/// Whether a cluster's best evidence names someone in a role: a task's assignee or owner, or a
+/// person (one the pool knows) its statement points to other than its own author.
+fn names_someone(c: &Cluster, claim: &conflict::Claim, people: &[String]) -> bool {
+    let h = &c.rep().hit;
+    h.properties.contains_key("Assignee")
+        || h.properties.contains_key("Owner")
+        || conflict::named_person(&claim.statement, people).is_some_and(|who| h.author.as_deref() != Some(who))
 }
 
 fn write_answer(

@@ -398,6 +398,12 @@ const JA_COUNTERS: &[(&str, AnswerType)] = &[
     ("つ", AnswerType::Count),
     ("点", AnswerType::Count),
 ];
+/// Endings of a noun that names a person by role: the suffix 者 (担当者, 責任者, 管理者, 発注者),
+/// and 担当 and 窓口 on their own.
+const JA_PERSON_NOUNS: &[&str] = &["者", "担当", "窓口"];
+/// How a question without a 疑問詞 ends after the thing it asks for: 「…は？」, 「…って？」,
+/// 「…を教えて（ください）」, longest first.
+const JA_ASKING: &[&str] = &["を教えてください", "を教えて下さい", "を教えて", "って", "は"];
 /// 疑問詞 of an open question ("何", "どう", "どの"): with none of them, a question that ends in
 /// 「か」 asks yes or no.
 const JA_OPEN: &[&str] = &[
@@ -434,6 +440,15 @@ fn japanese(q: &str) -> Option<Typed> {
         return typed(AnswerType::List, "asks for a list");
     }
     let end = q.trim_end_matches(['?', '。', '.', '!', ' ']);
+    // "…の担当者は？", "窓口を教えて": the thing asked for is a person by its role.
+    let asked = JA_ASKING
+        .iter()
+        .find_map(|a| end.strip_suffix(a))
+        .unwrap_or(end)
+        .trim_end();
+    if let Some(role) = JA_PERSON_NOUNS.iter().find(|n| asked.ends_with(**n)) {
+        return typed(AnswerType::Person, format!("asks for the \u{300c}{role}\u{300d}"));
+    }
     if let Some(w) = JA_OPEN.iter().find(|w| q.contains(**w)) {
         return typed(AnswerType::Definition, quote(w));
     }
@@ -518,6 +533,9 @@ mod tests {
             ("展示会はどうなった？", Definition),
             ("新しい窯はもう届きましたか", YesNo),
             ("窯の保証期間は？", Definition),
+            ("窯の修理の担当者は？", Person),
+            ("展示会の問い合わせ窓口を教えてください", Person),
+            ("新しい窯の発注者って？", Person),
             ("未処理の注文の一覧を見せて", List),
         ] {
             assert_eq!(of(q), Some(t), "{q}");
