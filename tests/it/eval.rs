@@ -23,9 +23,12 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// (2026-12-02): demo 0.904 / 0.894 / 0.863 / 0.750 / 0.921, paraphrase 0.823 / 0.840 / 0.633 /
 /// 0.875 / 0.931; the demo's abstention gate allows one question of its eight (the classifier
 /// now reads an unanswerable decision question as a decision, whose policy answers it partly).
+/// With the person lead and 12 more unanswerable demo questions (2026-12-02, 106 questions):
+/// demo 0.904 / 0.915 / 0.882 / 0.900 / 0.921, paraphrase 0.817 / 0.830 / 0.686 / 0.875 / 0.942;
+/// the gates rose to those figures less the same margin.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.84", "0.86", "0.82", "0.74", "0.88"]),
-    ("golden/acme-paraphrase.yaml", ["0.74", "0.71", "0.52", "0.72", "0.85"]),
+    ("golden/acme.yaml", ["0.87", "0.88", "0.85", "0.80", "0.89"]),
+    ("golden/acme-paraphrase.yaml", ["0.78", "0.79", "0.64", "0.72", "0.90"]),
 ];
 
 /// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
@@ -77,7 +80,7 @@ fn quality_gate_on_the_demo_golden_set() {
         assert!(report.get(key).is_some(), "report lacks `{key}`");
     }
     assert!(report["baseline"].is_null() && report["compare"].is_null());
-    assert_eq!(report["overall"]["questions"], 94);
+    assert_eq!(report["overall"]["questions"], 106);
     assert_eq!(report["by_intent"].as_object().unwrap().len(), 7);
     assert_eq!(report["by_lang"].as_object().unwrap().len(), 2);
     let q = &report["questions"][0];
