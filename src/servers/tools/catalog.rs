@@ -483,27 +483,68 @@ impl ToolCatalog {
     }
 }
 
+/// How many of the tools nearest a query's vector move it (`feedback`) ...
+const FEEDBACK_DEPTH: usize = 3;
+/// ... and how far: the share of their mean added to the query's vector. MetaTool, the catalog
+/// alone: none -> R@1 0.610, R@5 0.777, R@10 0.821; 3 at 0.3 -> 0.611, 0.799, 0.844; 3 at 0.5
+/// -> 0.606, 0.797, 0.845; 5 at 0.5 -> 0.604, 0.804, 0.851.
+const FEEDBACK_WEIGHT: f32 = 0.3;
+
+/// Of the tools nearest the query as asked, this many are scored again with the moved query
+/// (`feedback`): a tool further away does not come into the nearest `HYBRID_POOL` by a move of
+/// `FEEDBACK_WEIGHT`, and 10,000 cosines are not computed twice.
+const RESCORED: usize = 4 * HYBRID_POOL;
+
+/// The query's vector moved towards the mean of `nearest` (the tools nearest it), unit length
+/// again (pseudo-relevance feedback, Rocchio's): a request says what it wants in its own words,
+/// the nearest tools say it in a catalog's, and tools described like them come closer.
+fn feedback(vectors: &[Vec<f32>], query: &[f32], nearest: &[usize]) -> Vec<f32> {
+    let mut q = query.to_vec();
+    if nearest.is_empty() {
+        return q;
+    }
+    let share = FEEDBACK_WEIGHT / nearest.len() as f32;
+    for &o in nearest {
+        for (a, b) in q.iter_mut().zip(&vectors[o]) {
+            *a += share * b;
+        }
+    }
+    let norm = q.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        q.iter_mut().for_each(|x| *x /= norm);
+    }
+    q
+}
+
 /// Lexical matches (tool, score) fused with the tools nearest the query's vector: each candidate
-/// scores `DENSE_SHARE` of its cosine (past `COSINE_FLOOR`, mapped onto 0..1) and the rest of its
+/// scores `DENSE_SHARE` of its cosine with the query moved by `feedback` (past `COSINE_FLOOR`,
+/// mapped onto 0..1) and the rest of its
 /// lexical score; both maps are fixed, so the score stays comparable across queries. Best first,
 /// ties by catalog order.
 fn hybrid(lexical: Vec<(usize, f64)>, vectors: &[Vec<f32>], query: &[f32]) -> Vec<(usize, f64)> {
-    // Every tool's cosine once; the nearest found by selection, not by sorting them all.
-    let dense: Vec<f64> = vectors
+    // Every tool's cosine with the query as asked once; the nearest found by selection, not by
+    // sorting them all.
+    let mut first: Vec<(usize, f32)> = vectors
         .iter()
-        .map(|v| {
-            let c = f64::from(crate::text::encoder::cosine(v, query));
-            ((c - COSINE_FLOOR) / (1.0 - COSINE_FLOOR)).clamp(0.0, 1.0)
-        })
+        .enumerate()
+        .map(|(o, v)| (o, crate::text::encoder::cosine(v, query)))
         .collect();
-    let dense = |o: usize| dense[o];
-    let mut near: Vec<(usize, f64)> = (0..vectors.len()).map(|o| (o, dense(o))).collect();
-    let nearer = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
-    if near.len() > HYBRID_POOL {
-        near.select_nth_unstable_by(HYBRID_POOL - 1, nearer);
-        near.truncate(HYBRID_POOL);
+    let nearer = |a: &(usize, f32), b: &(usize, f32)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
+    if first.len() > RESCORED {
+        first.select_nth_unstable_by(RESCORED - 1, nearer);
+        first.truncate(RESCORED);
     }
+    first.sort_by(nearer);
+    let nearest: Vec<usize> = first.iter().take(FEEDBACK_DEPTH).map(|(o, _)| *o).collect();
+    let moved = feedback(vectors, query, &nearest);
+    let dense = |o: usize| {
+        let c = f64::from(crate::text::encoder::cosine(&vectors[o], &moved));
+        ((c - COSINE_FLOOR) / (1.0 - COSINE_FLOOR)).clamp(0.0, 1.0)
+    };
+    let mut near: Vec<(usize, f64)> = first.iter().map(|(o, _)| (*o, dense(*o))).collect();
+    let nearer = |a: &(usize, f64), b: &(usize, f64)| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0));
     near.sort_by(nearer);
+    near.truncate(HYBRID_POOL);
     let mut candidates: Vec<usize> = lexical.iter().map(|(o, _)| *o).collect();
     candidates.extend(
         near.iter()
@@ -513,7 +554,10 @@ fn hybrid(lexical: Vec<(usize, f64)>, vectors: &[Vec<f32>], query: &[f32]) -> Ve
     let lexical_of = |o: usize| lexical.iter().find(|(x, _)| *x == o).map_or(0.0, |(_, s)| *s);
     let mut out: Vec<(usize, f64)> = candidates
         .into_iter()
-        .map(|o| (o, DENSE_SHARE * dense(o) + (1.0 - DENSE_SHARE) * lexical_of(o)))
+        .map(|o| {
+            let meaning = near.iter().find(|(x, _)| *x == o).map_or_else(|| dense(o), |(_, d)| *d);
+            (o, DENSE_SHARE * meaning + (1.0 - DENSE_SHARE) * lexical_of(o))
+        })
         .filter(|(_, s)| *s > 0.0)
         .collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
