@@ -18,6 +18,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
+use crate::util::data::Status;
 use crate::util::hash::{START as FNV_START, fnv, fnv_str};
 
 /// Dimensions of the model.
@@ -54,72 +55,29 @@ fn format_error(path: &Path, message: impl Into<String>) -> LoadError {
     }
 }
 
-/// Whether the encoder is installed and readable, and from where.
-#[derive(Debug, Clone)]
-pub enum Status {
-    Loaded { path: std::path::PathBuf, ms: u128 },
-    Missing { path: Option<std::path::PathBuf> },
-    Broken { path: std::path::PathBuf, error: String },
-}
-
-impl Status {
-    /// One line for `sagasu check`.
-    pub fn describe(&self) -> String {
-        let hint = crate::util::data::INSTALL_HINT;
-        match self {
-            Status::Loaded { path, ms } => format!(
-                "Sentence encoder: USE multilingual v3 from {} ({ms} ms); ranking and the tool catalog weigh meaning too",
-                path.display()
-            ),
-            Status::Missing { path } => format!(
-                "Sentence encoder: not installed{}; ranking and the tool catalog go by words only (install it with {hint})",
-                path.as_ref()
-                    .map(|p| format!(" at {}", p.display()))
-                    .unwrap_or_default()
-            ),
-            Status::Broken { path, error } => format!(
-                "Sentence encoder: {} is unusable ({error}); ranking and the tool catalog go by words only (reinstall it with {hint})",
-                path.display()
-            ),
-        }
-    }
-}
+/// How messages name the encoder.
+static NAMES: crate::util::data::Names = crate::util::data::Names {
+    title: "Sentence encoder",
+    source: "USE multilingual v3",
+    without: "ranking and the tool catalog go by words only",
+    plural: false,
+};
 
 static SHARED: std::sync::LazyLock<(Option<Encoder>, Status)> = std::sync::LazyLock::new(|| {
-    let Some(dir) = crate::util::data::dir().map(|d| d.join("usem")) else {
-        return (None, Status::Missing { path: None });
-    };
-    if !dir.join("sp.model").exists() {
-        return (None, Status::Missing { path: Some(dir) });
-    }
-    let started = std::time::Instant::now();
-    match Encoder::load(&dir) {
-        Ok(e) => {
-            let ms = started.elapsed().as_millis();
-            (Some(e), Status::Loaded { path: dir, ms })
-        }
-        Err(e) => {
-            tracing::warn!("sentence encoder unusable: {e}");
-            (
-                None,
-                Status::Broken {
-                    path: dir,
-                    error: e.to_string(),
-                },
-            )
-        }
-    }
+    crate::util::data::load_resource(
+        &NAMES,
+        "usem",
+        &["sp.model"],
+        |dir| Encoder::load(dir).map_err(|e| e.to_string()),
+        |_| format!("{DIM} dimensions"),
+    )
 });
 
 /// Says once per process, as a warning, that ranking goes by words only when the encoder is
-/// missing (the first `ask` calls it; a broken one was reported as it failed to load).
+/// not installed.
 pub fn notice_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        if let Status::Missing { .. } = status() {
-            tracing::warn!("{}", status().describe());
-        }
-    });
+    crate::util::data::notice_once(&ONCE, status());
 }
 
 /// The encoder of the data directory's `usem/`, loaded on first use; `None` when it is not

@@ -6,56 +6,17 @@
 //! a word's part of speech is told by its left connection id, which `left-id.def` names.
 //! The first process that needs it compiles it into `system.dic` beside the sources (about a
 //! second) and every later one reads that. A missing, truncated or corrupt file gives a
-//! [`Status`] that says what is wrong, and text is cut into character bigrams instead.
+//! status (`util::data::Status`) that says what is wrong, and text is cut into character bigrams instead.
 
 use std::cell::RefCell;
 use std::fs::File;
 use std::io::BufReader;
 use std::path::{Path, PathBuf};
 use std::sync::LazyLock;
-use std::time::Instant;
 
 use vibrato::{Dictionary, SystemDictionaryBuilder, Tokenizer};
 
-/// Which Japanese tokenizer this process uses, and why.
-#[derive(Debug, Clone)]
-pub enum Status {
-    /// IPADIC loaded from `dir` in `ms` milliseconds (`compiled` when this process compiled it).
-    Loaded { dir: PathBuf, ms: u128, compiled: bool },
-    /// No dictionary where the data directory rule looks (`None`: no data directory at all).
-    Missing { dir: Option<PathBuf> },
-    /// A dictionary is there but could not be read.
-    Broken { dir: PathBuf, error: String },
-}
-
-impl Status {
-    /// One line for `sagasu check` and the once-only notice.
-    pub fn describe(&self) -> String {
-        match self {
-            Status::Loaded { dir, ms, compiled } => format!(
-                "Japanese morphology: IPADIC from {} ({}{ms} ms)",
-                dir.display(),
-                if *compiled { "compiled now, " } else { "" }
-            ),
-            Status::Missing { dir } => format!(
-                "Japanese morphology: not installed{}; Japanese text is cut into character bigrams (install it with {})",
-                dir.as_ref()
-                    .map(|d| format!(" in {}", d.join("ipadic").display()))
-                    .unwrap_or_default(),
-                crate::util::data::INSTALL_HINT
-            ),
-            Status::Broken { dir, error } => format!(
-                "Japanese morphology: the dictionary in {} is unusable ({error}); Japanese text is cut into character bigrams (reinstall it with {})",
-                dir.display(),
-                crate::util::data::INSTALL_HINT
-            ),
-        }
-    }
-
-    pub fn loaded(&self) -> bool {
-        matches!(self, Status::Loaded { .. })
-    }
-}
+use crate::util::data::Status;
 
 /// Why a dictionary could not be loaded.
 #[derive(Debug, thiserror::Error)]
@@ -72,67 +33,45 @@ pub struct Analyser {
     classes: Vec<Class>,
 }
 
-struct State {
-    analyser: Option<Analyser>,
-    status: Status,
-}
+/// How messages name the dictionary.
+static NAMES: crate::util::data::Names = crate::util::data::Names {
+    title: "Japanese morphology",
+    source: "IPADIC",
+    without: "Japanese text is cut into character bigrams",
+    plural: false,
+};
 
-static STATE: LazyLock<State> = LazyLock::new(|| {
-    let Some(data) = crate::util::data::dir() else {
-        return State {
-            analyser: None,
-            status: Status::Missing { dir: None },
-        };
-    };
-    let dir = data.join("ipadic");
-    if !dir.join("lex.csv").exists() && !dir.join("system.dic").exists() {
-        return State {
-            analyser: None,
-            status: Status::Missing { dir: Some(data) },
-        };
-    }
-    let started = Instant::now();
-    match load(&dir) {
-        Ok((analyser, compiled)) => State {
-            analyser: Some(analyser),
-            status: Status::Loaded {
-                dir,
-                ms: started.elapsed().as_millis(),
-                compiled,
-            },
-        },
-        Err(e) => {
-            tracing::warn!("{e}");
-            State {
-                analyser: None,
-                status: Status::Broken {
-                    dir,
-                    error: e.to_string(),
-                },
+/// The analyser and whether this process compiled its dictionary, and the status.
+static STATE: LazyLock<(Option<(Analyser, bool)>, Status)> = LazyLock::new(|| {
+    crate::util::data::load_resource(
+        &NAMES,
+        "ipadic",
+        &["lex.csv", "system.dic"],
+        |dir| load(dir).map_err(|e| e.to_string()),
+        |(_, compiled)| {
+            if *compiled {
+                "compiled now".into()
+            } else {
+                "compiled earlier".into()
             }
-        }
-    }
+        },
+    )
 });
 
 /// The Japanese tokenizer in use (loading it on first call).
 pub fn status() -> &'static Status {
-    &STATE.status
+    &STATE.1
 }
 
-/// Says once per process, as a warning, that Japanese is cut into bigrams when no dictionary
-/// could be loaded (the first `ask` calls it).
+/// Says once per process, as a warning, that Japanese is cut into bigrams when the dictionary is
+/// not installed.
 pub fn notice_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let s = status();
-        if !s.loaded() {
-            tracing::warn!("{}", s.describe());
-        }
-    });
+    crate::util::data::notice_once(&ONCE, status());
 }
 
 fn analyser() -> Option<&'static Analyser> {
-    STATE.analyser.as_ref()
+    STATE.0.as_ref().map(|(a, _)| a)
 }
 
 /// Whether text is analysed morphologically (else it is cut into bigrams).

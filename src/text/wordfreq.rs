@@ -52,16 +52,10 @@ pub fn status() -> &'static Status {
     &STATE.1
 }
 
-/// Says once per process, as a warning, that the lists are missing or unusable (the first
-/// `ask` calls it).
+/// Says once per process, as a warning, that the lists are not installed.
 pub fn notice_once() {
     static ONCE: std::sync::Once = std::sync::Once::new();
-    ONCE.call_once(|| {
-        let s = status();
-        if !s.loaded() {
-            tracing::warn!("{}", s.describe());
-        }
-    });
+    crate::util::data::notice_once(&ONCE, status());
 }
 
 /// The lists, when installed and readable (loading them on first call).

@@ -115,10 +115,22 @@ pub fn load_resource<T>(
             (Some(r), status(State::Loaded { path, ms, what }))
         }
         Err(error) => {
-            tracing::warn!("{error}");
-            (None, status(State::Broken { path, error }))
+            let broken = status(State::Broken { path, error });
+            tracing::warn!("{}", broken.describe());
+            (None, broken)
         }
     }
+}
+
+/// Says once per process (`once`: the resource's own), as a warning, what sagasu does without
+/// a resource that is not installed (the first `ask` calls it); a broken one was said as it
+/// failed to load.
+pub fn notice_once(once: &std::sync::Once, status: &Status) {
+    once.call_once(|| {
+        if matches!(status.state, State::Missing { .. }) {
+            tracing::warn!("{}", status.describe());
+        }
+    });
 }
 
 #[cfg(test)]
