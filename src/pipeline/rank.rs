@@ -184,6 +184,12 @@ const RECENT_FRESHNESS_WEIGHT: f64 = 0.35;
 /// 0.7 -> 0.514, 1.0 -> 0.508; after: 0.5 -> 0.508, 0.7 -> 0.518, 1.0 -> 0.528 (nDCG 0.648 ->
 /// 0.654). The catalog sees every tool and now knows the vocabulary, so its score is the factor.
 const CATALOG_SCORE_SHARE: f64 = 1.0;
+/// The least catalog score (`relevanceScore`, the same in every query) of a tool that shares no
+/// word with a tool question for it to stay among other evidence (with tools alone, any score
+/// stays: MetaTool R@5 0.799 rather than 0.783 with this floor): about a cosine of 0.43, where
+/// unrelated requests and tools sit below 0.35 (the demo's "look up a customer's invoices" and
+/// `github__create_pull_request`: 0.12; MetaTool's currency request and its exchange tool: 0.39).
+const MEANING_ONLY_MIN: f64 = 0.2;
 /// Share of a tool's match (its relevance gate and completeness) that is the catalog's score
 /// rather than the pool's coverage (MetaTool via sagasu eval: 0 -> R@1 0.558, nDCG 0.686; 0.25
 /// -> 0.564, 0.689; 0.5 -> 0.560; 1.0 -> 0.563 but R@5 0.758; acme unchanged).
@@ -893,17 +899,23 @@ fn score_hits(
         .fold(0.0, f64::max)
         .min(1.0);
     // The catalog also finds tools by meaning: a tool it scored stays though it shares no word
-    // with the question ("exchange rate" for a tool that converts currencies) when a tool is
-    // what is asked for, or tools are all there is. Among other evidence, a tool near only in
-    // meaning is noise ("the status of X" near a tool that changes a ticket's status).
-    let by_meaning = cx.analysis.tool_question || hits.iter().all(|h| h.kind == EvidenceKind::Tool);
+    // with the question ("exchange rate" for a tool that converts currencies) when tools are all
+    // the evidence there is, and when a tool is asked for among other evidence if the catalog
+    // scores it a close match (`MEANING_ONLY_MIN`). Otherwise a tool near only in meaning is
+    // noise ("the status of X" near a tool that changes a ticket's status).
+    let only_tools = hits.iter().all(|h| h.kind == EvidenceKind::Tool);
+    let meaning_min = match (only_tools, cx.analysis.tool_question) {
+        (true, _) => Some(f64::MIN_POSITIVE),
+        (false, true) => Some(MEANING_ONLY_MIN),
+        (false, false) => None,
+    };
     let mut scored: Vec<Scored> = Vec::new();
     // The policy's weight of each source, looked up once per source.
     let mut source_weights: FxHashMap<&str, f64> = FxHashMap::default();
     for (idx, (h, b)) in hits.iter().zip(best).enumerate() {
         let Some((u, bm25, coverage)) = *b else { continue };
         let tool = h.kind == EvidenceKind::Tool;
-        let found_by_catalog = by_meaning && tool && h.native_score.is_some_and(|s| s > 0.0);
+        let found_by_catalog = tool && meaning_min.is_some_and(|min| h.native_score.is_some_and(|s| s >= min));
         if bm25 <= 0.0 && words && !found_by_catalog {
             continue;
         }
