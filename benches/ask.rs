@@ -177,7 +177,8 @@ fn synthetic_hits(n: usize) -> Vec<SourceOutcome> {
 fn pipeline(n: usize, policies: &Policies, encoder: Option<&'static sagasu::text::encoder::Encoder>) -> Duration {
     let now = "2026-11-20T09:00:00Z".parse().unwrap();
     let question = "What did we decide about the pricing plan per seat?";
-    let analysis = sagasu::pipeline::query::analyze_question(question, &policies.intents, None, now, &policies.lexicon);
+    let analysis =
+        sagasu::pipeline::query::analyze_question(question, &policies.intents, None, now, &policies.lexicon, encoder);
     let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion"), ("rocketchat", "rocketchat")]
         .iter()
         .map(|(a, b)| (a.to_string(), b.to_string()))

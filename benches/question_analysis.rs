@@ -54,8 +54,14 @@ fn main() {
             let runs: Vec<Duration> = (0..15)
                 .map(|_| {
                     let t = Instant::now();
-                    let a =
-                        sagasu::pipeline::query::analyze_question(&q, &policies.intents, None, now, &policies.lexicon);
+                    let a = sagasu::pipeline::query::analyze_question(
+                        &q,
+                        &policies.intents,
+                        None,
+                        now,
+                        &policies.lexicon,
+                        sagasu::text::encoder::shared(),
+                    );
                     std::hint::black_box(a);
                     t.elapsed()
                 })

@@ -64,7 +64,8 @@ pub struct Model {
 /// The examples and the model trained from them on first use.
 pub struct Classifier {
     pub examples: Vec<Example>,
-    model: OnceLock<Arc<Model>>,
+    /// The model trained without the encoder's vectors, and with them.
+    model: [OnceLock<Arc<Model>>; 2],
 }
 
 /// Models trained in this process, by a hash of what they were trained on: every load of one
@@ -196,13 +197,13 @@ impl Classifier {
     pub fn new(examples: Vec<Example>) -> Classifier {
         Classifier {
             examples,
-            model: OnceLock::new(),
+            model: [OnceLock::new(), OnceLock::new()],
         }
     }
 
     /// The model, trained on first use (with the encoder's vectors when it is installed).
     fn model(&self, cues: &dyn Cues, encoder: Option<&Encoder>) -> &Model {
-        self.model.get_or_init(|| {
+        self.model[usize::from(encoder.is_some())].get_or_init(|| {
             let key = training_key(&self.examples, cues, encoder);
             let mut trained = TRAINED.lock().unwrap_or_else(|e| e.into_inner());
             if let Some((_, m)) = trained.iter().find(|(k, _)| *k == key) {

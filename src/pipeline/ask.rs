@@ -269,6 +269,7 @@ impl Engine {
                 opts.intent,
                 now,
                 &self.policies.lexicon,
+                self.encoder,
             );
             let deadline = opts.deadline.unwrap_or(Duration::from_secs(15));
             let model = self.model_for(opts);
@@ -407,6 +408,7 @@ impl Engine {
                 Some(intent),
                 now,
                 &self.policies.lexicon,
+                self.encoder,
             );
             analysis.intent.score = p;
             used.notes.push(format!(

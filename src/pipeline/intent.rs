@@ -49,15 +49,24 @@ pub fn classify(question: &str, cues: &IntentCues) -> Classified {
         .as_ref()
         .and(crate::text::encoder::shared())
         .map(|e| e.encode(question));
-    classify_encoded(&crate::text::normalize(question), vector.as_deref(), cues)
+    classify_encoded(&crate::text::normalize(question), encoder_and(vector.as_deref()), cues)
 }
 
-/// `classify` for a question already `text::normalize`d (`q`), given the encoding of the question
-/// as written when the encoder is installed.
-pub fn classify_encoded(q: &str, vector: Option<&[f32]>, cues: &IntentCues) -> Classified {
+/// The installed encoder with a vector it made, for `classify_encoded`.
+fn encoder_and(vector: Option<&[f32]>) -> Option<(&'static crate::text::encoder::Encoder, &[f32])> {
+    crate::text::encoder::shared().zip(vector)
+}
+
+/// `classify` for a question already `text::normalize`d (`q`), given an encoder to use and its
+/// encoding of the question as written (`None`: the classifier goes without vectors).
+pub fn classify_encoded(
+    q: &str,
+    encoded: Option<(&crate::text::encoder::Encoder, &[f32])>,
+    cues: &IntentCues,
+) -> Classified {
     match &cues.classifier {
         Some(c) => classified(
-            &c.probabilities(q, cues, crate::text::encoder::shared(), vector),
+            &c.probabilities(q, cues, encoded.map(|(e, _)| e), encoded.map(|(_, v)| v)),
             cues.secondary_ratio,
         ),
         None => classify_by_cues(q, cues),

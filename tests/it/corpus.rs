@@ -164,6 +164,7 @@ fn adversarial_questions_are_analysed_quickly() {
                 None,
                 chrono::Utc::now(),
                 &policies.lexicon,
+                sagasu::text::encoder::shared(),
             )
         });
     }

@@ -82,7 +82,14 @@ proptest! {
     fn questions_never_panic_the_analysis(q in formatish()) {
         let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
         let policies = sagasu::config::policy::Policies::load(&dir, &[]).unwrap();
-        let _ = sagasu::pipeline::query::analyze_question(&q, &policies.intents, None, chrono::Utc::now(), &policies.lexicon);
+        let _ = sagasu::pipeline::query::analyze_question(
+            &q,
+            &policies.intents,
+            None,
+            chrono::Utc::now(),
+            &policies.lexicon,
+            sagasu::text::encoder::shared(),
+        );
     }
 }
 

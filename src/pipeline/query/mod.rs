@@ -414,21 +414,23 @@ fn ends_with_verb_last(q: &str) -> bool {
 }
 
 /// Reads a question once for the whole pipeline: normalised text, language, intent (classified
-/// from `cues`, or `forced`), the value asked for, and what to search (`analyze_as`).
+/// from `cues`, or `forced`), the value asked for, and what to search (`analyze_as`). With
+/// `encoder` (the engine's: the installed one, or none), the question's vector too.
 pub fn analyze_question(
     question: &str,
     cues: &IntentCues,
     forced: Option<Intent>,
     now: DateTime<Utc>,
     lexicon: &Lexicon,
+    encoder: Option<&text::encoder::Encoder>,
 ) -> Analysis {
     let normalized = text::normalize(question);
     // The question's meaning, read once from the question as written (the encoder reads case):
     // the classifier and ranking's semantic factor use it.
-    let vector = text::encoder::shared().map(|e| e.encode(question));
+    let vector = encoder.map(|e| e.encode(question));
     let classified = match forced {
         Some(i) => Classified::forced(i),
-        None => intent::classify_encoded(&normalized, vector.as_deref(), cues),
+        None => intent::classify_encoded(&normalized, encoder.zip(vector.as_deref()), cues),
     };
     let mut a = read(question, &normalized, Some(classified.intent), now, lexicon);
     a.focus = focus(&normalized, classified.intent);
