@@ -1014,3 +1014,93 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hit::Hit;
+
+    fn at(t: &str) -> DateTime<Utc> {
+        t.parse().unwrap()
+    }
+
+    fn outcome(name: &str, hits: Vec<Hit>) -> SourceOutcome {
+        SourceOutcome {
+            name: name.into(),
+            status: SourceStatus::Ok,
+            hits,
+            latency_ms: 1,
+            truncated: false,
+            note: None,
+            total: None,
+            unreadable: None,
+        }
+    }
+
+    fn chat(native: &str, author: &str, when: &str, text: &str) -> Hit {
+        let mut h = Hit::new("slack", native, EvidenceKind::Chat, text);
+        h.author = Some(author.into());
+        h.location = "#kilns".into();
+        h.timestamp = Some(at(when));
+        h
+    }
+
+    /// Composes the answer to `question` as a question for a person.
+    fn answer(question: &str, outcomes: Vec<SourceOutcome>) -> AskResponse {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
+        let policies = crate::config::policy::Policies::load(&dir, &[]).unwrap();
+        let now = at("2026-11-20T09:00:00Z");
+        let mut analysis = crate::pipeline::query::analyze_as(question, Some(Intent::Person), now, &policies.lexicon);
+        analysis.intent = Classified::forced(Intent::Person);
+        let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion")]
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        compose(
+            ComposeInput {
+                analysis: &analysis,
+                policy: policies.get(Intent::Person),
+                lexicon: &policies.lexicon,
+                now,
+                source_kinds: &kinds,
+                encoder: None,
+            },
+            outcomes,
+        )
+    }
+
+    #[test]
+    fn a_who_question_leads_with_the_evidence_that_names_someone() {
+        // The newest message matches best but names nobody but its author; the one close behind
+        // says who owns the work (its author is someone else). The release's two dates
+        // disagree: no date says who.
+        let r = answer(
+            "Who is handling the kiln firmware release?",
+            vec![outcome(
+                "slack",
+                vec![
+                    chat(
+                        "kilns/1.000003",
+                        "Ana Costa",
+                        "2026-11-19T09:00:00Z",
+                        "The kiln firmware release is now on December 8.",
+                    ),
+                    chat(
+                        "kilns/1.000001",
+                        "Ana Costa",
+                        "2026-11-10T09:00:00Z",
+                        "Marco Rossi now owns the kiln firmware release.",
+                    ),
+                    chat(
+                        "kilns/1.000002",
+                        "Marco Rossi",
+                        "2026-10-01T09:00:00Z",
+                        "Kiln firmware release planned for November 24.",
+                    ),
+                ],
+            )],
+        );
+        assert!(r.answer.starts_with("**Marco Rossi**"), "{}", r.answer);
+        assert!(r.lead_reason.contains("names who"), "{}", r.lead_reason);
+    }
+}
