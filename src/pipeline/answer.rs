@@ -518,25 +518,30 @@ fn lead_index(
     let Some(top) = clusters.first().map(Cluster::score) else {
         return best();
     };
-    if let Some(people) = people {
-        if names_someone(&clusters[0], &claims[0], people) {
-            return (0, "the best evidence, and it names who".into());
-        }
-        return clusters
+    // The nearest below the best, within reach, that answers the question as well and `says`.
+    let nearest_that = |says: &dyn Fn(usize) -> bool| {
+        clusters
             .iter()
             .enumerate()
             .skip(1)
             .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
-            .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && names_someone(c, &claims[*i], people))
-            .map_or_else(best, |(i, _)| {
-                (
-                    i,
-                    format!(
-                        "it names who (an assignee, an owner, a person it points to) and the best evidence does not, scoring within {:.0}% of it",
-                        VALUE_LEAD_REACH * 100.0
-                    ),
-                )
-            });
+            .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && says(*i))
+            .map(|(i, _)| i)
+    };
+    if let Some(people) = people {
+        let names = |i: usize| names_someone(&clusters[i], &claims[i], people);
+        if names(0) {
+            return (0, "the best evidence, and it names who".into());
+        }
+        return nearest_that(&names).map_or_else(best, |i| {
+            (
+                i,
+                format!(
+                    "it names who (an assignee, an owner, a person it points to) and the best evidence does not, scoring within {:.0}% of it",
+                    VALUE_LEAD_REACH * 100.0
+                ),
+            )
+        });
     }
     if let Some(i) = d.and_then(|d| {
         d.sides
@@ -554,22 +559,16 @@ fn lead_index(
     if claims[0].value.is_some() {
         return (0, format!("the best evidence, and it states {}", kind.describe()));
     }
-    clusters
-        .iter()
-        .enumerate()
-        .skip(1)
-        .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
-        .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && claims[*i].value.is_some())
-        .map_or_else(best, |(i, _)| {
-            (
-                i,
-                format!(
-                    "it states {} and the best evidence does not, scoring within {:.0}% of it",
-                    kind.describe(),
-                    VALUE_LEAD_REACH * 100.0
-                ),
-            )
-        })
+    nearest_that(&|i| claims[i].value.is_some()).map_or_else(best, |i| {
+        (
+            i,
+            format!(
+                "it states {} and the best evidence does not, scoring within {:.0}% of it",
+                kind.describe(),
+                VALUE_LEAD_REACH * 100.0
+            ),
+        )
+    })
 }
 
 /// Whether the question asks who: its answer type, or its intent (first or second).
@@ -1025,16 +1024,11 @@ mod tests {
     }
 
     fn outcome(name: &str, hits: Vec<Hit>) -> SourceOutcome {
-        SourceOutcome {
-            name: name.into(),
-            status: SourceStatus::Ok,
+        let found = crate::sources::SourceResult {
             hits,
-            latency_ms: 1,
-            truncated: false,
-            note: None,
-            total: None,
-            unreadable: None,
-        }
+            ..Default::default()
+        };
+        SourceOutcome::from_result(name, Ok(found), std::time::Duration::from_millis(1))
     }
 
     fn chat(native: &str, author: &str, when: &str, text: &str) -> Hit {

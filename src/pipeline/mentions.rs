@@ -56,19 +56,13 @@ pub fn resolve(outcomes: &mut [SourceOutcome]) {
 mod tests {
     use super::*;
     use crate::hit::{EvidenceKind, Hit};
-    use crate::sources::SourceStatus;
 
     fn outcome(hits: Vec<Hit>) -> SourceOutcome {
-        SourceOutcome {
-            name: "slack".into(),
-            status: SourceStatus::Ok,
+        let found = crate::sources::SourceResult {
             hits,
-            latency_ms: 1,
-            truncated: false,
-            note: None,
-            total: None,
-            unreadable: None,
-        }
+            ..Default::default()
+        };
+        SourceOutcome::from_result("slack", Ok(found), std::time::Duration::from_millis(1))
     }
 
     fn hit(native: &str, text: &str, author: Option<(&str, &str)>) -> Hit {

@@ -52,7 +52,7 @@ pub struct SourceOutcome {
 }
 
 impl SourceOutcome {
-    fn from_result(name: &str, r: Result<SourceResult, SourceError>, latency: Duration) -> SourceOutcome {
+    pub(crate) fn from_result(name: &str, r: Result<SourceResult, SourceError>, latency: Duration) -> SourceOutcome {
         let latency_ms = latency.as_millis() as u64;
         match r {
             Ok(res) => SourceOutcome {

@@ -554,10 +554,7 @@ fn hybrid(lexical: Vec<(usize, f64)>, vectors: &[Vec<f32>], query: &[f32]) -> Ve
     let lexical_of = |o: usize| lexical.iter().find(|(x, _)| *x == o).map_or(0.0, |(_, s)| *s);
     let mut out: Vec<(usize, f64)> = candidates
         .into_iter()
-        .map(|o| {
-            let meaning = near.iter().find(|(x, _)| *x == o).map_or_else(|| dense(o), |(_, d)| *d);
-            (o, DENSE_SHARE * meaning + (1.0 - DENSE_SHARE) * lexical_of(o))
-        })
+        .map(|o| (o, DENSE_SHARE * dense(o) + (1.0 - DENSE_SHARE) * lexical_of(o)))
         .filter(|(_, s)| *s > 0.0)
         .collect();
     out.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
