@@ -112,6 +112,16 @@ impl Frequencies {
         (-inverse.log10()).max(0.0)
     }
 
+    /// An English word's Zipf frequency times 100, when the list has it (as written: lower case).
+    pub fn en_zipf(&self, word: &str) -> Option<u16> {
+        self.en.get(word).copied()
+    }
+
+    /// The English list's words.
+    pub fn en_words(&self) -> impl Iterator<Item = &str> {
+        self.en.keys().map(String::as_str)
+    }
+
     fn one(&self, word: &str) -> Option<f64> {
         let table = if crate::text::is_japanese(word) {
             &self.ja

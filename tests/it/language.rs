@@ -114,6 +114,31 @@ fn word_frequencies_are_installed_and_a_damaged_list_is_named() {
 }
 
 #[test]
+fn a_misspelt_word_is_read_as_the_word_it_misses_and_kept_as_asked() {
+    let data = language_data("wordfreq");
+    language_data("jmdict");
+    let (code, out, err) = run_with_data(
+        &data,
+        &["ask", "--explain", "When does the comapny close for the holidays?"],
+    );
+    assert_eq!(code, 0, "{err}");
+    let terms = question_terms(&out);
+    // Read as the word it misses (so that it is searched, translated and ranked as that word),
+    // with the word as asked among what counts for it.
+    let line = terms
+        .lines()
+        .find(|l| l.starts_with("- compani"))
+        .unwrap_or_else(|| panic!("{terms}\n{err}"));
+    assert!(line.contains("| comapni"), "{line}");
+    let queries = &out[out.find("**Queries**").expect("queries")..];
+    assert!(queries.contains("company") && queries.contains("comapny"), "{queries}");
+    // A name (capitalised inside the sentence) and a word of a listed one's stem are not slips.
+    let (_, out, _) = run_with_data(&data, &["ask", "--explain", "who set up the Comapny pooling rules?"]);
+    let terms = question_terms(&out);
+    assert!(terms.contains("- comapni") && terms.contains("- pool"), "{terms}");
+}
+
+#[test]
 fn a_question_finds_words_of_the_other_language_through_jmdict() {
     let data = language_data("jmdict");
     let (code, out, err) = run_with_data(&data, &["check"]);

@@ -97,6 +97,10 @@ pub struct Analysis {
     /// `--explain`, already among the concepts' alternatives.
     #[serde(skip)]
     pub translations: Vec<(String, Vec<crate::text::jmdict::Translation>)>,
+    /// Misspelt words the question was read with corrected (`text::spell`): the words as asked
+    /// still count for their concepts and go to the sources with the expansions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub corrections: Vec<(String, String)>,
 }
 
 /// A concept of the question: a keyword (or phrase) and its alternatives (itself, synonyms,
@@ -424,15 +428,24 @@ pub fn analyze_question(
     lexicon: &Lexicon,
     encoder: Option<&text::encoder::Encoder>,
 ) -> Analysis {
-    let normalized = text::normalize(question);
-    // The question's meaning, read once from the question as written (the encoder reads case):
-    // the classifier and ranking's semantic factor use it.
-    let vector = encoder.map(|e| e.encode(question));
+    let (spelled, corrections) = spelled(question);
+    let normalized = text::normalize(&spelled);
+    // The question's meaning, read once from the question as written (the encoder reads case),
+    // its slips corrected: the classifier and ranking's semantic factor use it.
+    let vector = encoder.map(|e| e.encode(&spelled));
     let classified = match forced {
         Some(i) => Classified::forced(i),
         None => intent::classify_encoded(&normalized, encoder.zip(vector.as_deref()), cues),
     };
-    let mut a = read(question, &normalized, Some(classified.intent), now, lexicon);
+    let mut a = read(
+        &spelled,
+        &normalized,
+        Some(classified.intent),
+        now,
+        lexicon,
+        corrections,
+    );
+    a.question = question.to_string();
     a.focus = focus(&normalized, classified.intent);
     a.answer_type = answer_type(&normalized, a.tool_question, classified.intent == Intent::Document);
     if a.focus.is_none() {
@@ -458,15 +471,39 @@ pub fn analyze(question: &str, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysi
 /// `analyze` for a question of a known intent: words that only say what kind of answer that
 /// intent wants (a document, an overview) are not searched for.
 pub fn analyze_as(question: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
-    read(question, &text::normalize(question), intent, now, lexicon)
+    let (spelled, corrections) = spelled(question);
+    let mut a = read(&spelled, &text::normalize(&spelled), intent, now, lexicon, corrections);
+    a.question = question.to_string();
+    a
 }
 
-/// What to search for in `question` (`nq`: it normalised).
-fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, lexicon: &Lexicon) -> Analysis {
+/// The question with its misspelt words corrected (`text::spell`), and the corrections as
+/// (asked, read) pairs.
+fn spelled(question: &str) -> (std::borrow::Cow<'_, str>, Vec<(String, String)>) {
+    match text::spell::check(question) {
+        Some((text, fixes)) => (
+            std::borrow::Cow::Owned(text),
+            fixes.into_iter().map(|c| (c.asked.to_lowercase(), c.read)).collect(),
+        ),
+        None => (std::borrow::Cow::Borrowed(question), Vec::new()),
+    }
+}
+
+/// What to search for in `question` (`nq`: it normalised; `corrections`: its words that were
+/// read as others).
+fn read(
+    question: &str,
+    nq: &str,
+    intent: Option<Intent>,
+    now: DateTime<Utc>,
+    lexicon: &Lexicon,
+    corrections: Vec<(String, String)>,
+) -> Analysis {
     let mut a = Analysis {
         question: question.to_string(),
         normalized: nq.to_string(),
         lang: language(question),
+        corrections,
         ..Analysis::default()
     };
     let mut rest = String::new();
@@ -575,6 +612,19 @@ fn read(question: &str, nq: &str, intent: Option<Intent>, now: DateTime<Utc>, le
     }
     a.expansions = expand(&a.keywords, lexicon);
     (a.concepts, a.translations) = concepts(&a, lexicon);
+    // A corrected word as it was asked: a name the word list lacks may be what the sources say.
+    for (asked, read) in &a.corrections {
+        let (toks, read_toks) = (text::terms(asked), text::terms(read));
+        let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == read_toks) else {
+            continue;
+        };
+        if !toks.is_empty() && !c.alternatives.iter().any(|(t, _)| *t == toks) {
+            c.alternatives.push((toks, 1.0));
+            if a.expansions.len() < MAX_EXPANSIONS {
+                a.expansions.push(asked.clone());
+            }
+        }
+    }
     // The sources search in both languages: the two surest translations of each word go to
     // them with the lexicon's expansions.
     for (_, list) in &a.translations {
