@@ -235,9 +235,17 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     let people = conflict::people(&clusters);
     let claims = conflict::claims(&clusters, input.analysis, input.lexicon, &people);
     let semantic = input.encoder.is_some() && input.policy.weights.semantic > 0.0;
-    let verdict = verdict::assess(&clusters, &concept_weights, input.analysis, semantic);
-    let found = verdict.outcome != Outcome::NotFound;
     let focus = input.analysis.focus;
+    let asks_person = asks_for_person(input.analysis);
+    // Whether the best evidence states what the question asks for: a value of the asked kind,
+    // or someone in a role.
+    let asked_found = match (clusters.first(), claims.first()) {
+        (Some(c), Some(claim)) if asks_person => Some(names_someone(c, claim, &people)),
+        (Some(_), Some(claim)) if focus.is_some() => Some(claim.value.is_some()),
+        _ => None,
+    };
+    let verdict = verdict::assess(&clusters, &concept_weights, input.analysis, semantic, asked_found);
+    let found = verdict.outcome != Outcome::NotFound;
     // "When was the last incident?" asks for the latest of many events: their different dates
     // are not a disagreement.
     let latest_of_many = input.analysis.latest && focus == Some(crate::text::values::ValueKind::Date);
@@ -246,7 +254,6 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     } else {
         None
     };
-    let asks_person = asks_for_person(input.analysis);
     let (lead, lead_reason) = lead_index(
         &clusters,
         &claims,
@@ -957,6 +964,10 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
             ));
             if let Some(sem) = v.semantic {
                 out.push_str(&format!("similarity of question and best passage (encoder) {sem:.2}\n"));
+            }
+            if let Some(found) = v.asked_found {
+                let says = if found { "states" } else { "does not state" };
+                out.push_str(&format!("the best evidence {says} what the question asks for\n"));
             }
             if !v.absent.is_empty() {
                 out.push_str(&format!("in no source: {}\n", v.absent.join(", ")));

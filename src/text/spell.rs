@@ -113,6 +113,53 @@ pub fn check_in(f: &Frequencies, known: &dyn Fn(&str) -> bool, question: &str) -
     Some((out, fixes))
 }
 
+/// British and American endings of one word, each with the least letters before it for the
+/// rule to apply ("flour" is no "flor", "prise" no "prize"): colour/color, summarise/summarize,
+/// analyse/analyze, centre/center, catalogue/catalog, licence/license, travelled/traveled.
+const SPELLINGS: &[(&str, &str, usize)] = &[
+    ("our", "or", 3),
+    ("ours", "ors", 3),
+    ("oured", "ored", 3),
+    ("ouring", "oring", 3),
+    ("ourite", "orite", 3),
+    ("ise", "ize", 4),
+    ("ised", "ized", 4),
+    ("ises", "izes", 4),
+    ("ising", "izing", 4),
+    ("isation", "ization", 3),
+    ("isations", "izations", 3),
+    ("yse", "yze", 3),
+    ("ysed", "yzed", 3),
+    ("ysing", "yzing", 3),
+    ("tre", "ter", 3),
+    ("tres", "ters", 3),
+    ("ogue", "og", 3),
+    ("ogues", "ogs", 3),
+    ("ence", "ense", 3),
+    ("lled", "led", 4),
+    ("lling", "ling", 4),
+];
+
+/// The other spelling (British or American) of an English word, when the word list has it: a
+/// source may write "color" where the question asks for "colours".
+pub fn variant(word: &str) -> Option<String> {
+    variant_in(wordfreq::frequencies()?, word)
+}
+
+/// `variant` against given lists.
+pub fn variant_in(f: &Frequencies, word: &str) -> Option<String> {
+    if !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        return None;
+    }
+    SPELLINGS.iter().find_map(|&(uk, us, base)| {
+        [(uk, us), (us, uk)].into_iter().find_map(|(from, to)| {
+            let stem = word.strip_suffix(from)?;
+            let other = format!("{stem}{to}");
+            (stem.len() >= base && f.en_zipf(&other).is_some()).then_some(other)
+        })
+    })
+}
+
 /// A letter or digit of an alphabet (not Japanese script, which writes particles directly
 /// after a Latin word: "holidayの日程").
 fn latin_like(c: char) -> bool {
@@ -210,6 +257,27 @@ mod tests {
             "the first word may be capitalised"
         );
         assert_eq!(check("the migrationn.").as_deref(), Some("the migration."));
+    }
+
+    #[test]
+    fn british_and_american_spellings_find_each_other_where_the_list_has_both() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join("en.tsv"),
+            "color\t491\ncolours\t415\nsummarize\t323\ncenter\t519\ncatalogue\t391\nfor\t701\nfiled\t420\nprize\t440\n",
+        )
+        .unwrap();
+        std::fs::write(dir.path().join("ja.tsv"), "").unwrap();
+        let f = wordfreq::load(dir.path()).unwrap();
+        assert_eq!(variant_in(&f, "colour").as_deref(), Some("color"));
+        assert_eq!(variant_in(&f, "colors").as_deref(), Some("colours"));
+        assert_eq!(variant_in(&f, "summarise").as_deref(), Some("summarize"));
+        assert_eq!(variant_in(&f, "centre").as_deref(), Some("center"));
+        assert_eq!(variant_in(&f, "catalog").as_deref(), Some("catalogue"));
+        // Too few letters before the ending, or no such word in the list.
+        for w in ["four", "filled", "prise", "colourful", "Colour"] {
+            assert_eq!(variant_in(&f, w), None, "{w}");
+        }
     }
 
     #[test]

@@ -612,6 +612,22 @@ fn read(
     }
     a.expansions = expand(&a.keywords, lexicon);
     (a.concepts, a.translations) = concepts(&a, lexicon);
+    // A word's other spelling (British or American) counts as the word and is searched too.
+    for k in &a.keywords {
+        let Some(other) = text::spell::variant(&k.to_lowercase()) else {
+            continue;
+        };
+        let (toks, own) = (text::terms(&other), text::terms(k));
+        if let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == own)
+            && !toks.is_empty()
+            && !c.alternatives.iter().any(|(t, _)| *t == toks)
+        {
+            c.alternatives.push((toks, 1.0));
+            if a.expansions.len() < MAX_EXPANSIONS && !a.expansions.contains(&other) {
+                a.expansions.push(other);
+            }
+        }
+    }
     // A corrected word as it was asked: a name the word list lacks may be what the sources say.
     for (asked, read) in &a.corrections {
         let (toks, read_toks) = (text::terms(asked), text::terms(read));
