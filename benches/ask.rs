@@ -1,8 +1,11 @@
 //! `ask` benchmarks, printing ratios against the targets:
 //! - fan-out: four offline sources answering 50/100/150/200 ms late; wall time / 200 ms should
 //!   be at most 1.10 at the median (the total tracks the slowest source, not the sum);
-//! - pipeline: rank + dedup + conflicts + confidence + answer on 10,000 hits under 50 ms, and
-//!   100,000 hits under 12x the 10,000 time (no quadratic step).
+//! - pipeline: rank + dedup + conflicts + confidence + answer on 10,000 hits under 30 ms, and
+//!   100,000 hits under 12x the 10,000 time (no quadratic step). The synthetic hits are English
+//!   words with Japanese ones among them: their short Japanese runs recur, and tokenizing
+//!   analyses each once per thread (`text::CACHED_RUN_MAX`); Japanese prose, whose runs are
+//!   whole clauses, gains less from that.
 //!
 //! `cargo bench --bench ask`
 
@@ -255,9 +258,9 @@ fn main() {
     let t100k = pipeline(100_000, &policies, None);
     let ratio = t100k.as_secs_f64() / t10k.as_secs_f64();
     println!(
-        "pipeline (rank + dedup + conflicts + confidence + answer): 10,000 hits {:.1} ms (target < 50 ms): {}; 100,000 hits {:.1} ms = {:.2}x the 10,000 time (target < 12x): {}",
+        "pipeline (rank + dedup + conflicts + confidence + answer): 10,000 hits {:.1} ms (target < 30 ms): {}; 100,000 hits {:.1} ms = {:.2}x the 10,000 time (target < 12x): {}",
         t10k.as_secs_f64() * 1e3,
-        if t10k.as_secs_f64() < 0.050 { "ok" } else { "MISSED" },
+        if t10k.as_secs_f64() < 0.030 { "ok" } else { "MISSED" },
         t100k.as_secs_f64() * 1e3,
         ratio,
         if ratio < 12.0 { "ok" } else { "MISSED" }

@@ -453,6 +453,55 @@ fn japanese_units(run: &str, mut ms: Vec<morph::Morpheme>) -> Vec<Unit> {
 /// (量産判定会議 -> 量産, 判定, 会議, 量産判定, 判定会議, 量産判定会議), so that a compound meets
 /// a longer or shorter one sharing part of it (適格請求書フォーマット holds 請求書).
 fn emit_morphemes(run: &str, offset: usize, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    if run.len() > CACHED_RUN_MAX {
+        return analyse_run(run, offset, stems, f);
+    }
+    let replayed = RUNS.with(|cell| {
+        let Ok(runs) = cell.try_borrow() else { return false };
+        let Some(tokens) = runs.get(run) else { return false };
+        for (t, s, e) in tokens.iter() {
+            f(t, offset + *s as usize, offset + *e as usize);
+        }
+        true
+    });
+    if replayed {
+        return;
+    }
+    let mut tokens: Vec<(Box<str>, u32, u32)> = Vec::new();
+    analyse_run(run, 0, stems, &mut |t, s, e| {
+        tokens.push((t.into(), s as u32, e as u32))
+    });
+    for (t, s, e) in &tokens {
+        f(t, offset + *s as usize, offset + *e as usize);
+    }
+    RUNS.with(|cell| {
+        if let Ok(mut runs) = cell.try_borrow_mut() {
+            if runs.len() >= CACHED_RUNS_MAX {
+                runs.clear();
+            }
+            runs.insert(run.into(), tokens);
+        }
+    });
+}
+
+/// Japanese runs up to this many bytes (16 characters) are analysed once per thread and their
+/// tokens replayed after (`RUNS`): short runs recur (a Japanese word among English ones, a
+/// status or label, 了解です), and the morphological analysis is the costliest part of
+/// tokenizing.
+const CACHED_RUN_MAX: usize = 48;
+/// The most runs a thread keeps; it starts over past them.
+const CACHED_RUNS_MAX: usize = 1 << 16;
+
+/// A short run's tokens (token, start, end within the run) as `analyse_run` emitted them.
+type RunTokens = rustc_hash::FxHashMap<Box<str>, Vec<(Box<str>, u32, u32)>>;
+
+thread_local! {
+    /// Short Japanese runs analysed on this thread (`CACHED_RUN_MAX`).
+    static RUNS: std::cell::RefCell<RunTokens> = Default::default();
+}
+
+/// `emit_morphemes` without the cache.
+fn analyse_run(run: &str, offset: usize, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
     let Some(ms) = morph::analyse(run) else {
         return emit_run(run, offset, Script::Han, stems, f);
     };
@@ -895,6 +944,37 @@ mod tests {
         check(
             "量産判定会議",
             &["量産", "判定", "会議", "量産判定", "判定会議", "量産判定会議"],
+        );
+    }
+
+    #[test]
+    fn a_short_run_seen_before_gives_the_same_tokens_at_its_own_offsets() {
+        if !morph::available() {
+            eprintln!("SKIPPED: no IPADIC in the data directory");
+            return;
+        }
+        let text = "価格改定 pricing 価格改定 決定しました";
+        let mut first = Vec::new();
+        for_each_token(text, |t, s, e| first.push((t.to_string(), s, e)));
+        let mut again = Vec::new();
+        for_each_token(text, |t, s, e| again.push((t.to_string(), s, e)));
+        assert_eq!(first, again);
+        // The second 価格改定 (replayed from the first) points at itself.
+        let second = text.rfind("価格改定").unwrap();
+        assert!(
+            first
+                .iter()
+                .any(|(t, s, e)| t == "価格改定" && *s == second && &text[*s..*e] == "価格改定"),
+            "{first:?}"
+        );
+        // A run longer than the cache's reach is analysed as before.
+        let long = "量産判定会議では価格改定と請求書の保存期間について決定しました";
+        assert!(long.len() > CACHED_RUN_MAX);
+        let mut got = Vec::new();
+        for_each_token(long, |t, _, _| got.push(t.to_string()));
+        assert!(
+            got.iter().any(|t| t == "量産判定会議") && got.iter().any(|t| t == "保存"),
+            "{got:?}"
         );
     }
 
