@@ -505,6 +505,10 @@ fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim, people: 
 /// Evidence within this share of the best score may lead when it states the value the question
 /// asks for and the best does not.
 const VALUE_LEAD_REACH: f64 = 0.8;
+/// Evidence within this share of the best score may lead a "who" question when it names someone
+/// in a role and the best does not: evidence that names nobody answers "who" only by its
+/// author, a guess, where an assignee or a named person is the answer itself.
+const PERSON_LEAD_REACH: f64 = 0.5;
 
 /// The cluster the answer leads with: the best, or with a disagreement the newest side's best
 /// within reach; when the question asks for a value ("when", "how long", "how much") and the best
@@ -525,13 +529,13 @@ fn lead_index(
     let Some(top) = clusters.first().map(Cluster::score) else {
         return best();
     };
-    // The nearest below the best, within reach, that answers the question as well and `says`.
-    let nearest_that = |says: &dyn Fn(usize) -> bool| {
+    // The nearest below the best, within `reach`, that answers the question as well and `says`.
+    let nearest_that = |says: &dyn Fn(usize) -> bool, reach: f64| {
         clusters
             .iter()
             .enumerate()
             .skip(1)
-            .take_while(|(_, c)| c.score() >= top * VALUE_LEAD_REACH)
+            .take_while(|(_, c)| c.score() >= top * reach)
             .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && says(*i))
             .map(|(i, _)| i)
     };
@@ -540,12 +544,12 @@ fn lead_index(
         if names(0) {
             return (0, "the best evidence, and it names who".into());
         }
-        return nearest_that(&names).map_or_else(best, |i| {
+        return nearest_that(&names, PERSON_LEAD_REACH).map_or_else(best, |i| {
             (
                 i,
                 format!(
                     "it names who (an assignee, an owner, a person it points to) and the best evidence does not, scoring within {:.0}% of it",
-                    VALUE_LEAD_REACH * 100.0
+                    PERSON_LEAD_REACH * 100.0
                 ),
             )
         });
@@ -566,7 +570,7 @@ fn lead_index(
     if claims[0].value.is_some() {
         return (0, format!("the best evidence, and it states {}", kind.describe()));
     }
-    nearest_that(&|i| claims[i].value.is_some()).map_or_else(best, |i| {
+    nearest_that(&|i| claims[i].value.is_some(), VALUE_LEAD_REACH).map_or_else(best, |i| {
         (
             i,
             format!(
