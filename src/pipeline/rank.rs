@@ -333,8 +333,8 @@ fn count_units(
                     shape = part_shape;
                 }
                 if values {
-                    for v in crate::text::values::extract(&part) {
-                        if let Some(&id) = terms.get(&v.term()) {
+                    for t in crate::text::values::terms(&part) {
+                        if let Some(&id) = terms.get(&t) {
                             found.push(id);
                         }
                     }
@@ -1057,7 +1057,7 @@ fn token_set(text_: &str, values: bool) -> FxHashSet<String> {
         }
     });
     if values {
-        toks.extend(text::values::extract(text_).iter().map(|v| v.term()));
+        toks.extend(text::values::terms(text_));
     }
     toks
 }

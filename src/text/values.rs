@@ -5,6 +5,7 @@
 
 use std::sync::LazyLock;
 
+use chrono::Datelike;
 use regex::Regex;
 use serde::Serialize;
 
@@ -135,6 +136,18 @@ static DATE_EN: LazyLock<Regex> = LazyLock::new(|| {
         r"(?i)(?-u:\b)(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?\s+(\d{1,2})(?:st|nd|rd|th)?(?-u:\b)",
     )
 });
+/// The day first, as British English and many writers put it: "29 December", "the 29th of Dec".
+static DATE_EN_DAY_FIRST: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?i)(?-u:\b)(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)\.?(?-u:\b)",
+    )
+});
+/// What joins the two ends of a period: "from Dec 27 to Jan 4", "Dec 27 – Jan 4", "12月27日〜1月4日",
+/// "12月27日から1月4日まで".
+static RANGE_JOIN: LazyLock<Regex> =
+    LazyLock::new(|| re(r"(?i)^\s*(?:to|until|till|through|thru|and|-|–|—|~|〜|～|から)\s*$"));
+/// A period this long or shorter stands for each of its days (`terms`); a longer one is a season.
+const RANGE_DAYS_MAX: i64 = 62;
 static DATE_JA: LazyLock<Regex> = LazyLock::new(|| re(r"(\d{1,2})月(\d{1,2})日"));
 static DATE_ISO: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)20\d\d-(\d\d)-(\d\d)(?-u:\b)"));
 static DATE_SLASH: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?-u:\b)"));
@@ -230,6 +243,17 @@ pub fn extract(text: &str) -> Vec<Value> {
             add(ValueKind::Date, format!("{:02}-{day:02}", mi + 1), m.0, m.1, &mut out);
         }
     }
+    for c in DATE_EN_DAY_FIRST.captures_iter(text) {
+        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
+        let mon = c[2].to_lowercase();
+        let Some(mi) = MONTHS.iter().position(|x| mon.starts_with(x)) else {
+            continue;
+        };
+        let day: u32 = c[1].parse().unwrap_or(0);
+        if (1..=31).contains(&day) {
+            add(ValueKind::Date, format!("{:02}-{day:02}", mi + 1), m.0, m.1, &mut out);
+        }
+    }
     for r in [&*DATE_JA, &*DATE_ISO, &*DATE_SLASH] {
         for c in r.captures_iter(text) {
             let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
@@ -257,6 +281,48 @@ pub fn extract(text: &str) -> Vec<Value> {
         add(ValueKind::Number, num(m.as_str()), m.start(), m.end(), &mut out);
     }
     out.sort_by_key(|v| v.start);
+    out
+}
+
+/// The index terms of the values `text` states (`Value::term`), and of each day of a period it
+/// states ("closed from December 27 to January 4" holds 12-29 too): a question about a day
+/// inside a period is about that period.
+pub fn terms(text: &str) -> Vec<String> {
+    let values = extract(text);
+    let mut out: Vec<String> = values.iter().map(Value::term).collect();
+    let dates: Vec<&Value> = values.iter().filter(|v| v.kind == ValueKind::Date).collect();
+    for pair in dates.windows(2) {
+        let (a, b) = (pair[0], pair[1]);
+        if !text.get(a.end..b.start).is_some_and(|gap| RANGE_JOIN.is_match(gap)) {
+            continue;
+        }
+        let day = |v: &Value| {
+            let (m, d) = v.canonical.split_once('-')?;
+            // A leap year, so that Feb 29 is a day.
+            chrono::NaiveDate::from_ymd_opt(2024, m.parse().ok()?, d.parse().ok()?)
+        };
+        let (Some(from), Some(mut to)) = (day(a), day(b)) else {
+            continue;
+        };
+        if to < from {
+            // Across the new year.
+            to = to.with_year(2025).unwrap_or(to);
+        }
+        let span = (to - from).num_days();
+        if !(2..=RANGE_DAYS_MAX).contains(&span) {
+            continue;
+        }
+        for d in 1..span {
+            let inside = from + chrono::Duration::days(d);
+            let v = Value {
+                kind: ValueKind::Date,
+                canonical: inside.format("%m-%d").to_string(),
+                start: a.start,
+                end: b.end,
+            };
+            out.push(v.term());
+        }
+    }
     out
 }
 
@@ -294,6 +360,37 @@ mod tests {
             }
         }
         assert_eq!(one_number("about 12").spelled(true), None);
+    }
+
+    #[test]
+    fn a_day_may_come_first_and_a_period_holds_each_of_its_days() {
+        let dates = |t: &str| -> Vec<String> {
+            extract(t)
+                .into_iter()
+                .filter(|v| v.kind == ValueKind::Date)
+                .map(|v| v.canonical)
+                .collect()
+        };
+        assert_eq!(dates("on the 29th of December"), ["12-29"]);
+        assert_eq!(dates("29 Dec and 3rd of March"), ["12-29", "03-03"]);
+        assert_eq!(dates("December 29"), ["12-29"], "month first, as before");
+        let day = |m: &str, d: &str| format!("{VALUE_TERM_MARK}Date:{m}-{d}");
+        let t = terms("The company is closed from December 27 to January 4.");
+        for inside in [
+            day("12", "27"),
+            day("12", "29"),
+            day("12", "31"),
+            day("01", "02"),
+            day("01", "04"),
+        ] {
+            assert!(t.contains(&inside), "{inside:?} in {t:?}");
+        }
+        assert!(!t.contains(&day("01", "05")), "{t:?}");
+        let t = terms("年末年始休業：12月27日〜1月4日");
+        assert!(t.contains(&day("12", "30")), "{t:?}");
+        // Two dates that are no period, or a period longer than two months, add no days.
+        assert!(!terms("Kickoff Dec 1, review Dec 20.").contains(&day("12", "10")));
+        assert!(!terms("from March 1 to September 30").contains(&day("06", "01")));
     }
 
     fn one_number(t: &str) -> Value {
