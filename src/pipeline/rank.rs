@@ -546,11 +546,13 @@ impl Counted {
                 id,
                 fuzzy: Vec::new(),
                 idf: self.idf(id),
+                joined: false,
             },
             Some(f) => QTok {
                 id,
                 fuzzy: f.clone(),
                 idf: f.iter().map(|i| self.idf(Some(*i))).fold(0.0, f64::max),
+                joined: false,
             },
         }
     }
@@ -566,7 +568,17 @@ impl Counted {
             .map(|c| {
                 c.alternatives
                     .iter()
-                    .map(|(alt, w)| (alt.iter().map(|t| self.qtok(t)).collect(), *w, exact_number(alt)))
+                    .map(|(alt, w)| {
+                        let toks = alt
+                            .iter()
+                            .map(|t| {
+                                let mut q = self.qtok(t);
+                                q.joined = joined(t, alt);
+                                q
+                            })
+                            .collect();
+                        (toks, *w, exact_number(alt))
+                    })
                     .collect()
             })
             .collect()
@@ -616,9 +628,14 @@ impl Counted {
         !t.fuzzy.is_empty() || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0))
     }
 
-    /// Whether some passage has one of the concept's alternatives whole.
+    /// Whether some passage has one of the concept's alternatives: all its words, or for a
+    /// Japanese compound all its members, written together or apart (インボイス対応 in a pool
+    /// that says インボイス制度への対応).
     fn has_concept(&self, c: &QConcept) -> bool {
-        c.iter().any(|(alt, _, _)| alt.iter().all(|t| self.has(t)))
+        c.iter().any(|(alt, _, _)| {
+            let apart = alt.iter().any(|t| !t.joined);
+            alt.iter().filter(|t| !apart || !t.joined).all(|t| self.has(t))
+        })
     }
 
     /// A concept no passage has weighs at most as the rarest word the pool does have, and by
@@ -686,6 +703,14 @@ struct QTok {
     id: Option<u32>,
     fuzzy: Vec<u32>,
     idf: f64,
+    /// A Japanese compound (or part of one) written whole, whose members are tokens of the
+    /// same alternative: 請求書 beside 請求 and 書.
+    joined: bool,
+}
+
+/// Whether `t` is a Japanese token that joins others of `alt` (it begins with another of them).
+fn joined(t: &str, alt: &[String]) -> bool {
+    text::is_japanese(t) && alt.iter().any(|o| o.len() < t.len() && t.starts_with(o.as_str()))
 }
 
 /// A question concept in the pool's tokens: per alternative, (tokens, weight, a number of
@@ -1350,6 +1375,34 @@ mod tests {
         );
         assert_eq!(r.len(), 1);
         assert!(r[0].coverage > 0.8, "{}", r[0].coverage);
+    }
+
+    #[test]
+    fn a_japanese_compound_written_apart_is_in_the_pool() {
+        if !text::morph::available() {
+            eprintln!("SKIPPED: no IPADIC in the data directory");
+            return;
+        }
+        let weights = |texts: &[&str]| {
+            in_context("インボイス対応の担当者", Intent::Person, |cx| {
+                let hits = texts
+                    .iter()
+                    .enumerate()
+                    .map(|(i, t)| hit("slack", &format!("c/{i}"), EvidenceKind::Chat, t, "2026-11-01"))
+                    .collect();
+                let (_, w) = rank_top_weighed(hits, cx, 10);
+                let compound = cx
+                    .analysis
+                    .concepts
+                    .iter()
+                    .position(|c| c.alternatives[0].0.iter().any(|t| t == "インボイス対応"))
+                    .unwrap_or_else(|| panic!("インボイス対応 is a concept: {:?}", cx.analysis.concepts));
+                w[compound].in_pool
+            })
+        };
+        assert!(weights(&["インボイス対応は佐藤さんです。"]), "written together");
+        assert!(weights(&["インボイスへの対応は佐藤さんです。"]), "its members apart");
+        assert!(!weights(&["インボイスは来月からです。"]), "one member only");
     }
 
     #[test]
