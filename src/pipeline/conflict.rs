@@ -300,6 +300,25 @@ pub fn named_person<'a>(sent: &str, people: &'a [String]) -> Option<&'a str> {
     first.map(|(_, n)| n)
 }
 
+/// How a sentence stands as the answer, compared field by field in this order (the derived
+/// order): a statement over a heading, then the question's concepts it covers (one more when it
+/// states the value asked for), then ...
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct Key {
+    statement: bool,
+    covered: usize,
+    /// ... among the items of a list (or introducing them), when the question asks for several,
+    listed: bool,
+    /// ... not withdrawn ("we are walking back ..."),
+    standing: bool,
+    /// ... states the value asked for,
+    has_value: bool,
+    /// ... in the passage ranking scored,
+    in_passage: bool,
+    /// ... reads as a conclusion.
+    conclusion: bool,
+}
+
 /// `best_sentence`, with its passage.
 pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> Chosen {
     choose_among(e, analysis, lexicon, focus, &[])
@@ -332,9 +351,7 @@ pub fn choose_among(
         };
     }
     let (p0, p1) = (e.passage.0.saturating_sub(from), e.passage.1.saturating_sub(from));
-    // (not a heading, concepts covered with the value, not withdrawn, holds a focus value,
-    // in the passage, reads as a conclusion)
-    type Key = (bool, usize, bool, bool, bool, bool);
+    let wants_list = analysis.asks(&[AnswerType::List, AnswerType::Procedure]);
     let mut best: Option<(Key, usize)> = None;
     let mut scored: Vec<(Key, usize)> = Vec::new();
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
@@ -350,15 +367,18 @@ pub fn choose_among(
         let section = &sections[i];
         let covered = crate::pipeline::rank::covered_concepts(&in_section(sent, section), analysis);
         let has_value = covered > 0 && holds(sent, focus);
-        let key = (
-            !heading,
+        let key = Key {
+            statement: !heading,
             // A value counts for the question only in a sentence that speaks of it.
-            covered + usize::from(has_value),
-            !withdrawn(sent),
+            covered: covered + usize::from(has_value),
+            // Of sentences that cover as much, one among the items of a list (or introducing
+            // them) answers a question for several items.
+            listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
+            standing: !withdrawn(sent),
             has_value,
-            *at >= p0 && *at < p1.max(p0 + 1),
-            crate::pipeline::rank::is_conclusion(sent, lexicon),
-        );
+            in_passage: *at >= p0 && *at < p1.max(p0 + 1),
+            conclusion: crate::pipeline::rank::is_conclusion(sent, lexicon),
+        };
         if best.as_ref().is_none_or(|(k, _)| key > *k) {
             best = Some((key, i));
         }
@@ -376,11 +396,11 @@ pub fn choose_among(
         .take(CANDIDATES_SHOWN)
         .map(|(k, j)| Candidate {
             sentence: sents[*j].0.clone(),
-            covered: k.1,
-            withdrawn: !k.2,
-            holds_value: k.3,
-            in_passage: k.4,
-            conclusion: k.5,
+            covered: k.covered,
+            withdrawn: !k.standing,
+            holds_value: k.has_value,
+            in_passage: k.in_passage,
+            conclusion: k.conclusion,
         })
         .collect();
     let mut out = sents[i].0.clone();
@@ -389,7 +409,7 @@ pub fn choose_among(
     // A question for several items ("what are the steps", "how do I …") is answered by the
     // list the chosen line is in or introduces, item by item.
     if analysis.asks(&[AnswerType::List, AnswerType::Procedure])
-        && key.0
+        && key.statement
         && let Some((intro, items)) = list_block(text, from + sents[i].2)
     {
         // "Freeze the branch; run the smoke tests; tell support.": one sentence, item by item.
@@ -429,10 +449,10 @@ pub fn choose_among(
         let same_line = !window[sents[i].2..*next_at].contains('\n');
         let both =
             crate::pipeline::rank::covered_concepts(&in_section(&format!("{out} {next}"), &sections[i]), analysis);
-        let replacement = !key.2 && !withdrawn(next);
-        let value = !key.3 && holds(next, focus);
+        let replacement = !key.standing && !withdrawn(next);
+        let value = !key.has_value && holds(next, focus);
         let length = out.chars().count() + next.chars().count();
-        if ((both + usize::from(value) > key.1 - usize::from(key.3) || replacement) && length < 320)
+        if ((both + usize::from(value) > key.covered - usize::from(key.has_value) || replacement) && length < 320)
             || (same_line && length < SAME_LINE_CHARS)
         {
             out = format!("{out} {next}");
@@ -444,7 +464,7 @@ pub fn choose_among(
     }
     // The passage: the section it is in, the statement before, the sentence, the one after.
     let mut parts: Vec<&str> = Vec::new();
-    if !sections[i].is_empty() && key.0 {
+    if !sections[i].is_empty() && key.statement {
         parts.push(&sections[i]);
     }
     if let Some((prev, 0, _)) = i.checked_sub(1).and_then(|k| sents.get(k)) {
@@ -788,6 +808,24 @@ mod tests {
         );
         a.answer_type = None;
         assert_eq!(choose_sentence(&e, &a, &lexicon, None).sentence, "In the first week:");
+        // A sentence of prose that covers the question as well comes first in the page: the
+        // list's items answer a question for several all the same.
+        let doc = "This page is for your first week as an engineer.
+
+## Setup
+- Get a laptop from IT in your first week.
+                   - Pair with your buddy on a bug.
+";
+        let e = Evidence {
+            passage: (0, doc.len()),
+            hit: Hit::new("notion", "0000000000000000000000000000000b", EvidenceKind::Page, doc),
+            ..e
+        };
+        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(&a.question), false, false);
+        assert_eq!(
+            choose_sentence(&e, &a, &lexicon, None).sentence,
+            "Get a laptop from IT in your first week; Pair with your buddy on a bug."
+        );
     }
 
     #[test]
