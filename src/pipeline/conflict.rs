@@ -307,6 +307,8 @@ pub fn named_person<'a>(sent: &str, people: &'a [String]) -> Option<&'a str> {
 struct Key {
     statement: bool,
     covered: usize,
+    /// ... names a code the question names,
+    names_code: bool,
     /// ... among the items of a list (or introducing them), when the question asks for several,
     listed: bool,
     /// ... not withdrawn ("we are walking back ..."),
@@ -352,6 +354,21 @@ pub fn choose_among(
     }
     let (p0, p1) = (e.passage.0.saturating_sub(from), e.passage.1.saturating_sub(from));
     let wants_list = analysis.asks(&[AnswerType::List, AnswerType::Procedure]);
+    // The codes the question names ("SEV2", "v3", "KR500"): letters and digits in one word.
+    let code = |t: &str| t.chars().any(|c| c.is_ascii_digit()) && t.chars().any(char::is_alphabetic);
+    let codes: Vec<&String> = analysis
+        .concepts
+        .iter()
+        .filter_map(|c| c.alternatives.first())
+        .flat_map(|(alt, _)| alt.iter().filter(|t| code(t)))
+        .collect();
+    let names_code = |sent: &str| {
+        !codes.is_empty() && {
+            let mut found = false;
+            text::for_each_token(sent, |t, _, _| found |= codes.iter().any(|c| c.as_str() == t));
+            found
+        }
+    };
     let mut best: Option<(Key, usize)> = None;
     let mut scored: Vec<(Key, usize)> = Vec::new();
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
@@ -371,6 +388,9 @@ pub fn choose_among(
             statement: !heading,
             // A value counts for the question only in a sentence that speaks of it.
             covered: covered + usize::from(has_value),
+            // Of sentences that cover as much, one that names the code the question names
+            // ("SEV2: ...") speaks of what it asks about, not of its neighbour (SEV1).
+            names_code: covered > 0 && names_code(sent),
             // Of sentences that cover as much, one among the items of a list (or introducing
             // them) answers a question for several items.
             listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
@@ -826,6 +846,35 @@ mod tests {
             choose_sentence(&e, &a, &lexicon, None).sentence,
             "Get a laptop from IT in your first week; Pair with your buddy on a bug."
         );
+    }
+
+    #[test]
+    fn a_sentence_naming_the_code_the_question_names_wins_a_tie() {
+        use crate::hit::{EvidenceKind, Hit};
+        let doc = "Severity levels\n\nSEV1: the on-call must acknowledge an incident within 15 minutes.\n\
+                   SEV2: an incident that degrades a feature; acknowledge within 30 minutes.\n";
+        let e = Evidence {
+            passage: (0, doc.len()),
+            keyword: 1.0,
+            freshness: 1.0,
+            authority: 0.5,
+            completeness: 0.5,
+            semantic: 0.0,
+            coverage: 1.0,
+            score: 1.0,
+            why: crate::pipeline::rank::Why::plain(),
+            hit: Hit::new("notion", "0000000000000000000000000000000c", EvidenceKind::Page, doc),
+        };
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let q = "When must the on-call acknowledge a SEV2 incident?";
+        let a = crate::pipeline::query::analyze(q, now, &lexicon);
+        let chosen = choose_sentence(&e, &a, &lexicon, None);
+        assert!(chosen.sentence.starts_with("SEV2:"), "{}", chosen.sentence);
+        assert!(chosen.sentence.contains("30 minutes"), "{}", chosen.sentence);
+        // Without a code in the question, the first of equals.
+        let a = crate::pipeline::query::analyze("When must the on-call acknowledge an incident?", now, &lexicon);
+        assert!(choose_sentence(&e, &a, &lexicon, None).sentence.starts_with("SEV1:"));
     }
 
     #[test]
