@@ -6,13 +6,18 @@ use crate::text;
 
 use super::words::ANSWER_TYPE_WORDS;
 
-/// Synonyms and translations of `keywords` from the lexicon's groups. A keyword matches a
+/// Synonyms and translations of `keywords` (of `question`, normalised) from the lexicon's
+/// groups. A keyword matches a
 /// group member when their stems are equal (English) or one contains the other (Japanese,
 /// two characters or more). With the Japanese dictionary, "contains" means as a word of it
 /// (適格請求書 holds 請求書), never across a word boundary (一次回答 does not hold 次回); without
 /// it, as characters.
-pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
+pub fn expand(keywords: &[String], question: &str, lexicon: &Lexicon) -> Vec<String> {
     let stems: Vec<Vec<String>> = keywords.iter().map(|k| text::terms(k)).collect();
+    // How many words each keyword has: a member of several words ("time off") meets a keyword
+    // of as many, or the question that says it (`question`, normalised), not one of its words
+    // ("time") that is all that is left of it once its stop words are gone.
+    let word_counts: Vec<usize> = keywords.iter().map(|k| k.split_whitespace().count()).collect();
     let normalized: Vec<String> = keywords.iter().map(|k| text::normalize(k)).collect();
     let words = crate::text::morph::available();
     // `outer` (with its terms, when known) holds `inner`: as characters first (cheap), then as
@@ -35,7 +40,13 @@ pub fn expand(keywords: &[String], lexicon: &Lexicon) -> Vec<String> {
             if member.is_ascii() {
                 // Stemmed once per member, not once per keyword.
                 let ms = text::terms(member);
-                !ms.is_empty() && stems.contains(&ms)
+                let n = member.split_whitespace().count();
+                let said = n > 1 && text::find_phrase(question, &text::normalize(member)).is_some();
+                !ms.is_empty()
+                    && stems
+                        .iter()
+                        .zip(&word_counts)
+                        .any(|(ks, &kn)| *ks == ms && (kn == n || said))
             } else {
                 member.chars().count() >= 2
                     && normalized

@@ -219,7 +219,7 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
             if toks.is_empty() {
                 return None;
             }
-            let syns = expand(std::slice::from_ref(w), lexicon);
+            let syns = expand(std::slice::from_ref(w), &a.normalized, lexicon);
             // Two words of one lexicon group ("年末年始の休業") are one concept, not two that any
             // member of the group would cover at once.
             let mut group: Vec<String> = syns
@@ -610,7 +610,7 @@ fn read(
             a.keywords = about;
         }
     }
-    a.expansions = expand(&a.keywords, lexicon);
+    a.expansions = expand(&a.keywords, &a.normalized, lexicon);
     (a.concepts, a.translations) = concepts(&a, lexicon);
     // A word's other spelling (British or American) counts as the word and is searched too.
     for k in &a.keywords {
@@ -841,6 +841,11 @@ mod tests {
         assert!(ja.expansions.contains(&"release".to_string()), "{:?}", ja.expansions);
         assert!(analyze("Which tool lets me page the on-call?", now(), &lexicon()).tool_question);
         assert!(!analyze("Who is on call?", now(), &lexicon()).tool_question);
+        // A lexicon member of several words ("time off") is met where the question says it,
+        // not by the one word of it that stop words leave.
+        let leave = |q: &str| analyze(q, now(), &lexicon()).expansions.contains(&"休暇".to_string());
+        assert!(leave("How much time off do I get?"));
+        assert!(!leave("What is the acknowledgement time for SEV2?"));
     }
 
     /// The first token list of each concept (the word itself).
