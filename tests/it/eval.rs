@@ -26,9 +26,12 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// With the person lead and 12 more unanswerable demo questions (2026-12-02, 106 questions):
 /// demo 0.904 / 0.915 / 0.882 / 0.900 / 0.921, paraphrase 0.817 / 0.830 / 0.686 / 0.875 / 0.942;
 /// the gates rose to those figures less the same margin.
+/// With spelling correction, periods' days, the list and code sentence keys (2026-12-02, session
+/// 17): demo 0.904 / 0.915 / 0.894 / 0.900 / 0.926, paraphrase 0.834 / 0.819 / 0.722 / 0.875 /
+/// 0.932; the fact gates rose with them.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.87", "0.88", "0.85", "0.80", "0.89"]),
-    ("golden/acme-paraphrase.yaml", ["0.78", "0.79", "0.64", "0.72", "0.90"]),
+    ("golden/acme.yaml", ["0.87", "0.88", "0.86", "0.80", "0.89"]),
+    ("golden/acme-paraphrase.yaml", ["0.78", "0.79", "0.68", "0.72", "0.90"]),
 ];
 
 /// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
