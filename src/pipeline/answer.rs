@@ -260,6 +260,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         disagreement.as_ref(),
         focus,
         asks_person.then_some(people.as_slice()),
+        asks_status(input.analysis),
     );
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if verdict.coverage < ANSWER_COVERAGE && found {
@@ -518,12 +519,17 @@ const PERSON_LEAD_REACH: f64 = 0.5;
 /// a role (`names_someone`): the best when it does, else the nearest within the same reach that
 /// does and answers the question as well. A disagreement of values does not pick its lead: no
 /// date or amount says who.
+///
+/// A question for the state of something (`status`) is answered by a task's status: the best
+/// when it has one, else the nearest within the person reach that has one and is as recent as
+/// the best (a task edited before the best evidence was written is the older word).
 fn lead_index(
     clusters: &[Cluster],
     claims: &[conflict::Claim],
     d: Option<&Disagreement>,
     focus: Option<crate::text::values::ValueKind>,
     people: Option<&[String]>,
+    status: bool,
 ) -> (usize, String) {
     let best = || (0, "the best evidence".to_string());
     let Some(top) = clusters.first().map(Cluster::score) else {
@@ -564,6 +570,26 @@ fn lead_index(
             "the sources disagree: the newest position whose evidence scores within 85% of the best".into(),
         );
     }
+    if status {
+        let stated =
+            |c: &Cluster| c.rep().hit.kind == EvidenceKind::Task && c.rep().hit.properties.contains_key("Status");
+        if !stated(&clusters[0]) {
+            let since = clusters[0].rep().hit.timestamp;
+            let recent = |i: usize| {
+                let c = &clusters[i];
+                stated(c) && since.is_none_or(|s| c.rep().hit.timestamp.is_some_and(|t| t >= s))
+            };
+            if let Some(i) = nearest_that(&recent, PERSON_LEAD_REACH) {
+                return (
+                    i,
+                    format!(
+                        "it states the status (a task's) and is as recent as the best evidence, which does not, scoring within {:.0}% of it",
+                        PERSON_LEAD_REACH * 100.0
+                    ),
+                );
+            }
+        }
+    }
     let Some(kind) = focus else {
         return best();
     };
@@ -580,6 +606,11 @@ fn lead_index(
             ),
         )
     })
+}
+
+/// Whether the question asks for the state of something: its intent is status.
+fn asks_status(analysis: &Analysis) -> bool {
+    analysis.intent.intent == Intent::Status
 }
 
 /// Whether the question asks who: its answer type, or its intent (first or second).
@@ -1056,11 +1087,16 @@ mod tests {
 
     /// Composes the answer to `question` as a question for a person.
     fn answer(question: &str, outcomes: Vec<SourceOutcome>) -> AskResponse {
+        answer_as(question, Intent::Person, outcomes)
+    }
+
+    /// Composes the answer to `question` as a question of `intent`.
+    fn answer_as(question: &str, intent: Intent, outcomes: Vec<SourceOutcome>) -> AskResponse {
         let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies");
         let policies = crate::config::policy::Policies::load(&dir, &[]).unwrap();
         let now = at("2026-11-20T09:00:00Z");
-        let mut analysis = crate::pipeline::query::analyze_as(question, Some(Intent::Person), now, &policies.lexicon);
-        analysis.intent = Classified::forced(Intent::Person);
+        let mut analysis = crate::pipeline::query::analyze_as(question, Some(intent), now, &policies.lexicon);
+        analysis.intent = Classified::forced(intent);
         let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion")]
             .iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -1068,7 +1104,7 @@ mod tests {
         compose(
             ComposeInput {
                 analysis: &analysis,
-                policy: policies.get(Intent::Person),
+                policy: policies.get(intent),
                 lexicon: &policies.lexicon,
                 now,
                 source_kinds: &kinds,
@@ -1111,5 +1147,70 @@ mod tests {
         );
         assert!(r.answer.starts_with("**Marco Rossi**"), "{}", r.answer);
         assert!(r.lead_reason.contains("names who"), "{}", r.lead_reason);
+    }
+
+    #[test]
+    fn a_status_question_leads_with_a_task_status_as_recent_as_the_best_evidence() {
+        let task = |when: &str| {
+            let mut h = Hit::new(
+                "notion",
+                "0000000000000000000000000000000d",
+                EvidenceKind::Task,
+                "Page the on-call when a kiln overheats (firmware watchdog).",
+            );
+            h.title = "Kiln firmware watchdog".into();
+            h.properties.insert("Status".into(), "In progress".into());
+            h.timestamp = Some(at(when));
+            h
+        };
+        let talk = || {
+            vec![
+                chat(
+                    "kilns/1.000004",
+                    "Ana Costa",
+                    "2026-11-12T09:00:00Z",
+                    "Kiln firmware alerts came up again after the overheating last week.",
+                ),
+                chat(
+                    "kilns/1.000005",
+                    "Ana Costa",
+                    "2026-11-02T09:00:00Z",
+                    "Kiln 4 is back online.",
+                ),
+                chat(
+                    "kilns/1.000006",
+                    "Ana Costa",
+                    "2026-11-03T09:00:00Z",
+                    "Kiln 2 alerts are noisy.",
+                ),
+                chat(
+                    "kilns/1.000007",
+                    "Ana Costa",
+                    "2026-11-04T09:00:00Z",
+                    "The dashboard alerts moved to #ops.",
+                ),
+            ]
+        };
+        let q = "Any progress on the kiln firmware alerts?";
+        let r = answer_as(
+            q,
+            Intent::Status,
+            vec![
+                outcome("slack", talk()),
+                outcome("notion", vec![task("2026-11-15T09:00:00Z")]),
+            ],
+        );
+        assert!(r.answer.contains("**In progress**"), "{}", r.answer);
+        assert!(r.lead_reason.contains("states the status"), "{}", r.lead_reason);
+        // A task edited before the best evidence was written is the older word.
+        let r = answer_as(
+            q,
+            Intent::Status,
+            vec![
+                outcome("slack", talk()),
+                outcome("notion", vec![task("2026-11-01T09:00:00Z")]),
+            ],
+        );
+        assert!(!r.lead_reason.contains("states the status"), "{}", r.lead_reason);
     }
 }
