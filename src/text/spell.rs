@@ -21,6 +21,10 @@ use crate::text::wordfreq::{self, Frequencies};
 const MIN_LEN: usize = 5;
 /// Nor are words longer than this (a code or a hash, not a word).
 const MAX_LEN: usize = 24;
+/// A word is read as another only as common as this (Zipf 3.5, times 100): slips are made in
+/// common words, and the rarer words one letter away from an unlisted one are as often names
+/// ("haruto" is no "naruto") or other rare words ("reorg" no "georg").
+const MIN_TARGET_ZIPF: u16 = 350;
 
 /// A word of the question read as another.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -179,7 +183,7 @@ fn correction(f: &Frequencies, word: &str) -> Option<String> {
             return;
         }
         let Ok(s) = std::str::from_utf8(&cand) else { return };
-        if let Some(z) = f.en_zipf(s)
+        if let Some(z) = f.en_zipf(s).filter(|z| *z >= MIN_TARGET_ZIPF)
             && best.as_ref().is_none_or(|(bz, bw)| z > *bz || (z == *bz && cand < *bw))
         {
             best = Some((z, cand));
@@ -219,7 +223,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(
             dir.path().join("en.tsv"),
-            "holiday\t466\nholidays\t422\nmigration\t414\nretain\t416\nclosure\t420\noath\t390\nform\t560\nfrom\t700\npool\t450\ncooling\t400\nverse\t420\n",
+            "holiday\t466\nholidays\t422\nmigration\t414\nretain\t416\nclosure\t420\noath\t390\nform\t560\nfrom\t700\npool\t450\ncooling\t400\nverse\t420\nnaruto\t348\n",
         )
         .unwrap();
         std::fs::write(dir.path().join("ja.tsv"), "").unwrap();
@@ -296,6 +300,8 @@ mod tests {
         assert_eq!(check("the holiday closure"), None);
         assert_eq!(check("the frm form"), None);
         assert_eq!(check("ask kubernetes"), None);
+        // A rare word one letter away is no reading: it is as often a name.
+        assert_eq!(check("what did haruto say"), None);
         // A word of a listed word's stem, or one the dictionary knows, is no slip.
         assert_eq!(
             check("the pooling rules"),
