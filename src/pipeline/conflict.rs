@@ -798,13 +798,10 @@ mod tests {
         assert!(list_item("・棚卸し") && list_item("① 申請する") && list_item("2） 申請する"));
     }
 
-    #[test]
-    fn choose_sentence_lists_the_items_only_when_the_question_asks_for_several() {
+    /// A Notion page whose whole text is the scored passage.
+    fn page(id: &str, doc: &str) -> Evidence {
         use crate::hit::{EvidenceKind, Hit};
-        let doc = "Onboarding\n\nIn the first week:\n- Get a laptop from IT.\n- Pair with your buddy on a bug.\n\
-                   - Read the security policy.\n";
-        let h = Hit::new("notion", "0000000000000000000000000000000a", EvidenceKind::Page, doc);
-        let e = Evidence {
+        Evidence {
             passage: (0, doc.len()),
             keyword: 1.0,
             freshness: 1.0,
@@ -814,8 +811,15 @@ mod tests {
             coverage: 1.0,
             score: 1.0,
             why: crate::pipeline::rank::Why::plain(),
-            hit: h,
-        };
+            hit: Hit::new("notion", id, EvidenceKind::Page, doc),
+        }
+    }
+
+    #[test]
+    fn choose_sentence_lists_the_items_only_when_the_question_asks_for_several() {
+        let doc = "Onboarding\n\nIn the first week:\n- Get a laptop from IT.\n- Pair with your buddy on a bug.\n\
+                   - Read the security policy.\n";
+        let e = page("0000000000000000000000000000000a", doc);
         let lexicon = Lexicon::default();
         let now = "2026-11-20T09:00:00Z".parse().unwrap();
         let mut a = crate::pipeline::query::analyze("What are the tasks in the first week?", now, &lexicon);
@@ -830,17 +834,9 @@ mod tests {
         assert_eq!(choose_sentence(&e, &a, &lexicon, None).sentence, "In the first week:");
         // A sentence of prose that covers the question as well comes first in the page: the
         // list's items answer a question for several all the same.
-        let doc = "This page is for your first week as an engineer.
-
-## Setup
-- Get a laptop from IT in your first week.
-                   - Pair with your buddy on a bug.
-";
-        let e = Evidence {
-            passage: (0, doc.len()),
-            hit: Hit::new("notion", "0000000000000000000000000000000b", EvidenceKind::Page, doc),
-            ..e
-        };
+        let doc = "This page is for your first week as an engineer.\n\n## Setup\n- Get a laptop from IT in your first week.\n\
+                   - Pair with your buddy on a bug.\n";
+        let e = page("0000000000000000000000000000000b", doc);
         a.answer_type = crate::pipeline::query::answer_type(&text::normalize(&a.question), false, false);
         assert_eq!(
             choose_sentence(&e, &a, &lexicon, None).sentence,
@@ -850,21 +846,9 @@ mod tests {
 
     #[test]
     fn a_sentence_naming_the_code_the_question_names_wins_a_tie() {
-        use crate::hit::{EvidenceKind, Hit};
         let doc = "Severity levels\n\nSEV1: the on-call must acknowledge an incident within 15 minutes.\n\
                    SEV2: an incident that degrades a feature; acknowledge within 30 minutes.\n";
-        let e = Evidence {
-            passage: (0, doc.len()),
-            keyword: 1.0,
-            freshness: 1.0,
-            authority: 0.5,
-            completeness: 0.5,
-            semantic: 0.0,
-            coverage: 1.0,
-            score: 1.0,
-            why: crate::pipeline::rank::Why::plain(),
-            hit: Hit::new("notion", "0000000000000000000000000000000c", EvidenceKind::Page, doc),
-        };
+        let e = page("0000000000000000000000000000000c", doc);
         let lexicon = Lexicon::default();
         let now = "2026-11-20T09:00:00Z".parse().unwrap();
         let q = "When must the on-call acknowledge a SEV2 incident?";

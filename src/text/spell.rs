@@ -220,14 +220,10 @@ mod tests {
     use super::*;
 
     fn lists() -> Frequencies {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("en.tsv"),
+        wordfreq::lists_of(
             "holiday\t466\nholidays\t422\nmigration\t414\nretain\t416\nclosure\t420\noath\t390\nform\t560\nfrom\t700\npool\t450\ncooling\t400\nverse\t420\nnaruto\t348\n",
+            "",
         )
-        .unwrap();
-        std::fs::write(dir.path().join("ja.tsv"), "").unwrap();
-        wordfreq::load(dir.path()).unwrap()
     }
 
     fn check(q: &str) -> Option<String> {
@@ -265,14 +261,10 @@ mod tests {
 
     #[test]
     fn british_and_american_spellings_find_each_other_where_the_list_has_both() {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("en.tsv"),
+        let f = wordfreq::lists_of(
             "color\t491\ncolours\t415\nsummarize\t323\ncenter\t519\ncatalogue\t391\nfor\t701\nfiled\t420\nprize\t440\n",
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("ja.tsv"), "").unwrap();
-        let f = wordfreq::load(dir.path()).unwrap();
+            "",
+        );
         assert_eq!(variant_in(&f, "colour").as_deref(), Some("color"));
         assert_eq!(variant_in(&f, "colors").as_deref(), Some("colours"));
         assert_eq!(variant_in(&f, "summarise").as_deref(), Some("summarize"));

@@ -232,26 +232,18 @@ pub fn extract(text: &str) -> Vec<Value> {
         };
         add(ValueKind::Money, format!("{cur}{amount}"), m.0, m.1, &mut out);
     }
-    for c in DATE_EN.captures_iter(text) {
-        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
-        let mon = c[1].to_lowercase();
-        let Some(mi) = MONTHS.iter().position(|x| mon.starts_with(x)) else {
-            continue;
-        };
-        let day: u32 = c[2].parse().unwrap_or(0);
-        if (1..=31).contains(&day) {
-            add(ValueKind::Date, format!("{:02}-{day:02}", mi + 1), m.0, m.1, &mut out);
-        }
-    }
-    for c in DATE_EN_DAY_FIRST.captures_iter(text) {
-        let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
-        let mon = c[2].to_lowercase();
-        let Some(mi) = MONTHS.iter().position(|x| mon.starts_with(x)) else {
-            continue;
-        };
-        let day: u32 = c[1].parse().unwrap_or(0);
-        if (1..=31).contains(&day) {
-            add(ValueKind::Date, format!("{:02}-{day:02}", mi + 1), m.0, m.1, &mut out);
+    // English dates, month first then day first: (pattern, the month's group, the day's).
+    for (r, month_at, day_at) in [(&*DATE_EN, 1, 2), (&*DATE_EN_DAY_FIRST, 2, 1)] {
+        for c in r.captures_iter(text) {
+            let m = c.get(0).map(|m| (m.start(), m.end())).unwrap_or_default();
+            let mon = c[month_at].to_lowercase();
+            let Some(mi) = MONTHS.iter().position(|x| mon.starts_with(x)) else {
+                continue;
+            };
+            let day: u32 = c[day_at].parse().unwrap_or(0);
+            if (1..=31).contains(&day) {
+                add(ValueKind::Date, format!("{:02}-{day:02}", mi + 1), m.0, m.1, &mut out);
+            }
         }
     }
     for r in [&*DATE_JA, &*DATE_ISO, &*DATE_SLASH] {

@@ -158,19 +158,21 @@ pub fn specificity_in(f: &Frequencies, word: &str) -> f64 {
     ((COMMON_ZIPF - z) / (COMMON_ZIPF - RARE_ZIPF)).clamp(SPECIFICITY_FLOOR, 1.0)
 }
 
+/// Lists loaded from these English and Japanese lines, as `load` reads them from files.
+#[cfg(test)]
+pub(crate) fn lists_of(en: &str, ja: &str) -> Frequencies {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("en.tsv"), en).unwrap();
+    std::fs::write(dir.path().join("ja.tsv"), ja).unwrap();
+    load(dir.path()).unwrap()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
     fn lists() -> Frequencies {
-        let dir = tempfile::tempdir().unwrap();
-        std::fs::write(
-            dir.path().join("en.tsv"),
-            "give\t571\nsubmarine\t381\nsign\t520\noff\t580\n",
-        )
-        .unwrap();
-        std::fs::write(dir.path().join("ja.tsv"), "内容\t524\n").unwrap();
-        load(dir.path()).unwrap()
+        lists_of("give\t571\nsubmarine\t381\nsign\t520\noff\t580\n", "内容\t524\n")
     }
 
     #[test]

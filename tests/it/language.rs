@@ -4,6 +4,15 @@
 
 use crate::common::{language_data, run_with_data};
 
+/// The line of `terms` (`question_terms`) for the concept headed by `head` (as shown, stemmed).
+fn term_line<'a>(terms: &'a str, head: &str, err: &str) -> &'a str {
+    let prefix = format!("- {head}");
+    terms
+        .lines()
+        .find(|l| l.starts_with(&prefix))
+        .unwrap_or_else(|| panic!("no term `{head}` in {terms}\n{err}"))
+}
+
 /// The "Question terms" section of `ask --explain`.
 fn question_terms(stdout: &str) -> String {
     let start = stdout
@@ -125,10 +134,7 @@ fn a_misspelt_word_is_read_as_the_word_it_misses_and_kept_as_asked() {
     let terms = question_terms(&out);
     // Read as the word it misses (so that it is searched, translated and ranked as that word),
     // with the word as asked among what counts for it.
-    let line = terms
-        .lines()
-        .find(|l| l.starts_with("- compani"))
-        .unwrap_or_else(|| panic!("{terms}\n{err}"));
+    let line = term_line(&terms, "compani", &err);
     assert!(line.contains("| comapni"), "{line}");
     let queries = &out[out.find("**Queries**").expect("queries")..];
     assert!(queries.contains("company") && queries.contains("comapny"), "{queries}");
@@ -150,10 +156,7 @@ fn a_question_finds_words_of_the_other_language_through_jmdict() {
         &["ask", "--explain", "Is there a workaround for the sync issue?"],
     );
     let terms = question_terms(&out);
-    let line = terms
-        .lines()
-        .find(|l| l.starts_with("- workaround"))
-        .unwrap_or_else(|| panic!("{terms}\n{err}"));
+    let line = term_line(&terms, "workaround", &err);
     assert!(line.contains("回避策 ("), "{line}");
 }
 

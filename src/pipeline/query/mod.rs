@@ -612,32 +612,24 @@ fn read(
     }
     a.expansions = expand(&a.keywords, &a.normalized, lexicon);
     (a.concepts, a.translations) = concepts(&a, lexicon);
-    // A word's other spelling (British or American) counts as the word and is searched too.
-    for k in &a.keywords {
-        let Some(other) = text::spell::variant(&k.to_lowercase()) else {
-            continue;
-        };
-        let (toks, own) = (text::terms(&other), text::terms(k));
-        if let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == own)
+    // Other writings of a keyword count as it and are searched too: its other spelling
+    // (British or American), and a corrected word as it was asked (a name the word list lacks
+    // may be what the sources say). Pairs of (the keyword as its concept is headed, the other).
+    let others: Vec<(String, String)> = a
+        .keywords
+        .iter()
+        .filter_map(|k| Some((k.clone(), text::spell::variant(&k.to_lowercase())?)))
+        .chain(a.corrections.iter().map(|(asked, read)| (read.clone(), asked.clone())))
+        .collect();
+    for (word, other) in others {
+        let (head, toks) = (text::terms(&word), text::terms(&other));
+        if let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == head)
             && !toks.is_empty()
             && !c.alternatives.iter().any(|(t, _)| *t == toks)
         {
             c.alternatives.push((toks, 1.0));
             if a.expansions.len() < MAX_EXPANSIONS && !a.expansions.contains(&other) {
                 a.expansions.push(other);
-            }
-        }
-    }
-    // A corrected word as it was asked: a name the word list lacks may be what the sources say.
-    for (asked, read) in &a.corrections {
-        let (toks, read_toks) = (text::terms(asked), text::terms(read));
-        let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == read_toks) else {
-            continue;
-        };
-        if !toks.is_empty() && !c.alternatives.iter().any(|(t, _)| *t == toks) {
-            c.alternatives.push((toks, 1.0));
-            if a.expansions.len() < MAX_EXPANSIONS {
-                a.expansions.push(asked.clone());
             }
         }
     }
