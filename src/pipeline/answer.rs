@@ -521,7 +521,7 @@ const PERSON_LEAD_REACH: f64 = 0.5;
 /// date or amount says who.
 ///
 /// A question for the state of something (`status`) is answered by a task's status: the best
-/// when it has one, else the nearest within the person reach that has one and is as recent as
+/// when it has one, else the nearest within the value reach that has one and is as recent as
 /// the best (a task edited before the best evidence was written is the older word).
 fn lead_index(
     clusters: &[Cluster],
@@ -579,12 +579,12 @@ fn lead_index(
                 let c = &clusters[i];
                 stated(c) && since.is_none_or(|s| c.rep().hit.timestamp.is_some_and(|t| t >= s))
             };
-            if let Some(i) = nearest_that(&recent, PERSON_LEAD_REACH) {
+            if let Some(i) = nearest_that(&recent, VALUE_LEAD_REACH) {
                 return (
                     i,
                     format!(
                         "it states the status (a task's) and is as recent as the best evidence, which does not, scoring within {:.0}% of it",
-                        PERSON_LEAD_REACH * 100.0
+                        VALUE_LEAD_REACH * 100.0
                     ),
                 );
             }
@@ -1168,7 +1168,7 @@ mod tests {
                 chat(
                     "kilns/1.000004",
                     "Ana Costa",
-                    "2026-11-12T09:00:00Z",
+                    "2026-11-08T09:00:00Z",
                     "Kiln firmware alerts came up again after the overheating last week.",
                 ),
                 chat(

@@ -121,10 +121,7 @@ pub(super) const ANSWER_TYPE_WORDS: &[&str] = &[
     "決定",
     "決め",
     "選定",
-    // what a "when" or "how long" question wants to know ("休業期間はいつから？", "what are the
-    // dates of the closure?"): evidence states the date, it seldom says "date"
-    "date",
-    "dates",
+    // what a "when" or "how long" question wants to know ("休業期間はいつから？")
     "期間",
     "日程",
     "時期",
