@@ -558,12 +558,13 @@ fn statements_at(text: &str) -> Vec<(String, usize, usize)> {
     text::sentences(text)
         .into_iter()
         .map(|(s, t)| (clean_sentence(&text[s..t]), heading_level(&text[s..t]), s))
-        .filter(|(s, _, _)| s.chars().count() >= 3)
+        // A heading of two Japanese characters (上限, 概要, 手順) is a whole section's name.
+        .filter(|(s, level, _)| s.chars().count() >= if *level > 0 { 1 } else { 3 })
         .collect()
 }
 
 /// The sentences of a text, cleaned of markup, each with its heading level (0: not a heading);
-/// fragments under three characters are dropped.
+/// fragments under three characters are dropped, but for headings.
 fn statements(text: &str) -> Vec<(String, usize)> {
     statements_at(text)
         .into_iter()
@@ -859,6 +860,30 @@ mod tests {
         // Without a code in the question, the first of equals.
         let a = crate::pipeline::query::analyze("When must the on-call acknowledge an incident?", now, &lexicon);
         assert!(choose_sentence(&e, &a, &lexicon, None).sentence.starts_with("SEV1:"));
+    }
+
+    #[test]
+    fn a_short_japanese_heading_names_its_section() {
+        // Written for this test: a rule book whose section 「予算」 holds the amounts.
+        let doc = "# 備品購入規程\n\n## 申請\n備品は購入の前に申請すること。\n\n## 予算\n\
+                   - 文房具：月3,000円まで。\n- 書籍：1冊6,000円まで。\n";
+        let e = page("0000000000000000000000000000000d", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let q = "備品購入の予算を全部教えて";
+        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
+        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        assert_eq!(a.answer_type.as_ref().map(|t| t.kind), Some(AnswerType::List));
+        let chosen = choose_sentence(&e, &a, &lexicon, None);
+        assert_eq!(chosen.sentence, "文房具：月3,000円まで; 書籍：1冊6,000円まで。");
+        // Asked for one thing, the first line under the heading that names it.
+        let q = "備品の予算は？";
+        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
+        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        assert_eq!(
+            choose_sentence(&e, &a, &lexicon, None).sentence,
+            "文房具：月3,000円まで。"
+        );
     }
 
     #[test]

@@ -164,6 +164,28 @@ const TIME_UNITS: &[&str] = &[
 ];
 /// Words that name the answer's shape as a list.
 const LIST_WORDS: &[&str] = &["list", "enumerate", "一覧", "リスト", "列挙", "挙げて"];
+/// Quantifiers of totality: a question for all of something (「全部教えて」, and in English "all
+/// the limits", read by `asks_all`) asks for every item.
+const JA_ALL: &[&str] = &["全部", "全て", "すべて", "一通り", "ひととおり"];
+/// Words that may stand between "all" and its noun ("all of the", "all our").
+const ALL_BETWEEN: &[&str] = &[
+    "of", "the", "our", "my", "your", "their", "its", "his", "her", "these", "those",
+];
+
+/// Whether English `words` ask for all of a plural noun ("all the limits", "every step" is
+/// singular and one item, "all day" no list).
+fn asks_all(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        w == "all" && {
+            let mut j = i + 1;
+            while words.get(j).is_some_and(|w| ALL_BETWEEN.contains(&w.as_str())) {
+                j += 1;
+            }
+            let (np, _) = noun_phrase(words, j);
+            np.last().is_some_and(|h| plural(h))
+        }
+    })
+}
 /// Verbs that take a question as their object ("can you tell me who …", "do you know when …").
 const ASKING_VERBS: &[&str] = &[
     "tell", "know", "show", "say", "explain", "remember", "recall", "find", "check", "see", "confirm",
@@ -227,14 +249,16 @@ fn noun_phrase(words: &[String], mut i: usize) -> (Vec<&str>, usize) {
 fn english(q: &str) -> Option<Typed> {
     let words = english_words(q);
     let first = words.first()?.as_str();
-    let lists = words.iter().any(|w| LIST_WORDS.contains(&w.as_str()));
+    let lists = words.iter().any(|w| LIST_WORDS.contains(&w.as_str())) || asks_all(&words);
     // "Can you tell me who …", "do you know when …": the question is the embedded one.
     let asking = |i: usize| words.get(i).is_some_and(|w| ASKING_VERBS.contains(&w.as_str()));
     let embedded = (1..words.len()).find(|&i| {
         WH.contains(&words[i].as_str())
             && (asking(i - 1) || (i >= 2 && matches!(words[i - 1].as_str(), "me" | "us") && asking(i - 2)))
     });
-    if AUXILIARIES.contains(&first) && embedded.is_none() {
+    // "Can you list …", "could you give me all the …": a request, not a yes/no question.
+    let request = matches!(first, "can" | "could" | "would" | "will") && words.get(1).is_some_and(|w| w == "you");
+    if AUXILIARIES.contains(&first) && embedded.is_none() && !(request && lists) {
         return typed(
             AnswerType::YesNo,
             format!("opens with the auxiliary \u{201c}{first}\u{201d}"),
@@ -439,6 +463,9 @@ fn japanese(q: &str) -> Option<Typed> {
     if LIST_WORDS.iter().any(|w| q.contains(w)) {
         return typed(AnswerType::List, "asks for a list");
     }
+    if let Some(w) = JA_ALL.iter().find(|w| q.contains(**w)) {
+        return typed(AnswerType::List, format!("asks for {}", quote(w)));
+    }
     let end = q.trim_end_matches(['?', '。', '.', '!', ' ']);
     // "…の担当者は？", "窓口を教えて": the thing asked for is a person by its role.
     let asked = JA_ASKING
@@ -521,6 +548,9 @@ mod tests {
             ("What percentage of orders ship late?", Percent),
             ("Did the bakery sign the new contract?", YesNo),
             ("Please list the open orders", List),
+            ("Tell me all the rules for the pottery studio", List),
+            ("Can you give me all of our shipping rates?", List),
+            ("Was the shop open all day?", YesNo),
             ("倉庫の鍵を管理しているのは誰ですか", Person),
             ("次の棚卸しはいつ？", Date),
             ("研修は何日間ですか", Duration),
@@ -537,6 +567,8 @@ mod tests {
             ("展示会の問い合わせ窓口を教えてください", Person),
             ("新しい窯の発注者って？", Person),
             ("未処理の注文の一覧を見せて", List),
+            ("窯のルールを全部教えて", List),
+            ("展示会の準備ですべきことをすべて挙げてください", List),
         ] {
             assert_eq!(of(q), Some(t), "{q}");
         }
