@@ -314,6 +314,18 @@ fn english(q: &str) -> Option<Typed> {
         _ => {
             // "what" or "which": the noun phrase that follows, directly ("which documents …") or
             // after a form of "be" and a determiner ("what are the requirements …").
+            // "What should a new hire do first?", "what must we bring?", "what do I need to
+            // prepare?": what is owed is usually several things, unless it is a state ("what
+            // should the price be?").
+            let owed = wh == "what"
+                && (matches!(next, "should" | "must")
+                    || (matches!(next, "do" | "does") && words[at + 1..].iter().any(|w| w == "need")))
+                && !words[at + 1..]
+                    .iter()
+                    .any(|w| matches!(w.as_str(), "be" | "mean" | "happen"));
+            if owed {
+                return typed(AnswerType::List, quote(&format!("what {next}")));
+            }
             let mut i = at + 1;
             let mut be = "";
             if matches!(next, "is" | "are" | "was" | "were") {
@@ -551,6 +563,10 @@ mod tests {
             ("Tell me all the rules for the pottery studio", List),
             ("Can you give me all of our shipping rates?", List),
             ("Was the shop open all day?", YesNo),
+            ("What should a volunteer bring on the first day?", List),
+            ("What do new members need to sign?", List),
+            ("What should the entry fee be?", Definition),
+            ("What does the red light mean?", Definition),
             ("倉庫の鍵を管理しているのは誰ですか", Person),
             ("次の棚卸しはいつ？", Date),
             ("研修は何日間ですか", Duration),
