@@ -261,6 +261,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         focus,
         asks_person.then_some(people.as_slice()),
         asks_status(input.analysis),
+        input.analysis.intent.intent == Intent::Decision,
     );
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if verdict.coverage < ANSWER_COVERAGE && found {
@@ -510,6 +511,11 @@ const VALUE_LEAD_REACH: f64 = 0.8;
 /// in a role and the best does not: evidence that names nobody answers "who" only by its
 /// author, a guess, where an assignee or a named person is the answer itself.
 const PERSON_LEAD_REACH: f64 = 0.5;
+/// Evidence within this share of the best score may lead a decision question when its statement
+/// records the decision ("Final decision: …", 「…に決定しました」) and the best evidence's does
+/// not: a page that restates a decision is second-hand beside the record of it, as a message
+/// that names nobody is beside one that names the assignee.
+const DECISION_LEAD_REACH: f64 = 0.5;
 
 /// The cluster the answer leads with: the best, or with a disagreement the newest side's best
 /// within reach; when the question asks for a value ("when", "how long", "how much") and the best
@@ -523,6 +529,10 @@ const PERSON_LEAD_REACH: f64 = 0.5;
 /// A question for the state of something (`status`) is answered by a task's status: the best
 /// when it has one, else the nearest within the value reach that has one and is as recent as
 /// the best (a task edited before the best evidence was written is the older word).
+///
+/// A question for a decision (`decision`) is answered by the record of it: evidence whose
+/// statement reads as a conclusion, within `DECISION_LEAD_REACH` (on the newest side of a
+/// disagreement, when there is one), where the best evidence's statement does not.
 fn lead_index(
     clusters: &[Cluster],
     claims: &[conflict::Claim],
@@ -530,6 +540,7 @@ fn lead_index(
     focus: Option<crate::text::values::ValueKind>,
     people: Option<&[String]>,
     status: bool,
+    decision: bool,
 ) -> (usize, String) {
     let best = || (0, "the best evidence".to_string());
     let Some(top) = clusters.first().map(Cluster::score) else {
@@ -560,15 +571,48 @@ fn lead_index(
             )
         });
     }
-    if let Some(i) = d.and_then(|d| {
-        d.sides
-            .iter()
-            .find_map(|s| s.clusters.iter().copied().find(|&i| clusters[i].score() >= top * 0.85))
+    let records =
+        |i: usize| !claims[i].standing.is_empty() && claims[i].candidates.first().is_some_and(|c| c.conclusion);
+    if let Some((side, i)) = d.and_then(|d| {
+        d.sides.iter().find_map(|s| {
+            s.clusters
+                .iter()
+                .copied()
+                .find(|&i| clusters[i].score() >= top * 0.85)
+                .map(|i| (s, i))
+        })
     }) {
+        if decision && !records(i) {
+            let record = side.clusters.iter().copied().find(|&j| {
+                clusters[j].score() >= top * DECISION_LEAD_REACH
+                    && clusters[j].rep().coverage >= ANSWER_COVERAGE
+                    && records(j)
+            });
+            if let Some(j) = record {
+                return (
+                    j,
+                    format!(
+                        "the sources disagree: of the newest position, the record of the decision, scoring within {:.0}% of the best",
+                        DECISION_LEAD_REACH * 100.0
+                    ),
+                );
+            }
+        }
         return (
             i,
             "the sources disagree: the newest position whose evidence scores within 85% of the best".into(),
         );
+    }
+    if decision && !records(0) {
+        if let Some(i) = nearest_that(&records, DECISION_LEAD_REACH) {
+            return (
+                i,
+                format!(
+                    "it records the decision and the best evidence does not, scoring within {:.0}% of it",
+                    DECISION_LEAD_REACH * 100.0
+                ),
+            );
+        }
     }
     if status {
         let stated =
@@ -1212,5 +1256,41 @@ mod tests {
             ],
         );
         assert!(!r.lead_reason.contains("states the status"), "{}", r.lead_reason);
+    }
+
+    #[test]
+    fn a_decision_question_leads_with_the_record_of_the_decision() {
+        let mut page = Hit::new(
+            "notion",
+            "0000000000000000000000000000000e",
+            EvidenceKind::Wiki,
+            "Studio fit-out. Shelving for the pottery studio: oak, from the Lyon supplier. Kilns on the north wall.",
+        );
+        page.title = "Pottery studio fit-out".into();
+        page.timestamp = Some(at("2026-11-12T09:00:00Z"));
+        let record = chat(
+            "studio/1.000001",
+            "Ana Costa",
+            "2026-11-10T09:00:00Z",
+            "Final decision on the pottery studio shelving: oak, from the Lyon supplier.",
+        );
+        let q = "What did we decide about the pottery studio shelving?";
+        let r = answer_as(
+            q,
+            Intent::Decision,
+            vec![
+                outcome("notion", vec![page.clone()]),
+                outcome("slack", vec![record.clone()]),
+            ],
+        );
+        assert!(r.answer.starts_with("Final decision"), "{}", r.answer);
+        assert!(r.lead_reason.contains("records the decision"), "{}", r.lead_reason);
+        // Asked for a fact, the best evidence leads.
+        let r = answer_as(
+            "What shelving does the pottery studio have?",
+            Intent::Factual,
+            vec![outcome("notion", vec![page]), outcome("slack", vec![record])],
+        );
+        assert!(!r.lead_reason.contains("records the decision"), "{}", r.lead_reason);
     }
 }
