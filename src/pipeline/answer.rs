@@ -1293,4 +1293,82 @@ mod tests {
         );
         assert!(!r.lead_reason.contains("records the decision"), "{}", r.lead_reason);
     }
+
+    #[test]
+    fn values_of_different_subjects_are_no_disagreement() {
+        // An overview question asks for no value: the Lyon studio's date and the Porto studio's
+        // date answer different things.
+        let studio = |native: &str, when: &str, text: &str| {
+            let mut h = chat(native, "Ana Costa", when, text);
+            h.location = format!("#{native}");
+            h
+        };
+        let q = "Tell me about the new pottery studios";
+        let r = answer_as(
+            q,
+            Intent::Exploratory,
+            vec![outcome(
+                "slack",
+                vec![
+                    studio(
+                        "lyon/1.000001",
+                        "2026-11-10T09:00:00Z",
+                        "The Lyon pottery studio opens on December 1 in the old tannery.",
+                    ),
+                    studio(
+                        "porto/1.000002",
+                        "2026-11-12T09:00:00Z",
+                        "The Porto pottery studio will open on January 15 next to the harbour market.",
+                    ),
+                    studio("misc/1.000003", "2026-11-01T09:00:00Z", "New glaze samples arrived."),
+                    studio(
+                        "misc/1.000004",
+                        "2026-11-02T09:00:00Z",
+                        "The new kiln manual is on the wiki.",
+                    ),
+                    studio(
+                        "misc/1.000005",
+                        "2026-11-03T09:00:00Z",
+                        "Pottery class is full this week.",
+                    ),
+                    studio("misc/1.000006", "2026-11-04T09:00:00Z", "A new apron order went out."),
+                ],
+            )],
+        );
+        assert!(!r.answer.starts_with("Not found"), "{}", r.answer);
+        assert!(!r.answer.contains("disagree"), "{}", r.answer);
+        // One studio's two dates are one.
+        let r = answer_as(
+            q,
+            Intent::Exploratory,
+            vec![outcome(
+                "slack",
+                vec![
+                    studio(
+                        "lyon/1.000001",
+                        "2026-11-10T09:00:00Z",
+                        "The Lyon pottery studio opens on December 1 in the old tannery.",
+                    ),
+                    studio(
+                        "lyon-ops/1.000002",
+                        "2026-11-12T09:00:00Z",
+                        "The Lyon pottery studio now opens on December 8, the tannery needs more work.",
+                    ),
+                    studio("misc/1.000003", "2026-11-01T09:00:00Z", "New glaze samples arrived."),
+                    studio(
+                        "misc/1.000004",
+                        "2026-11-02T09:00:00Z",
+                        "The new kiln manual is on the wiki.",
+                    ),
+                    studio(
+                        "misc/1.000005",
+                        "2026-11-03T09:00:00Z",
+                        "Pottery class is full this week.",
+                    ),
+                    studio("misc/1.000006", "2026-11-04T09:00:00Z", "A new apron order went out."),
+                ],
+            )],
+        );
+        assert!(r.answer.contains("disagree"), "{}", r.answer);
+    }
 }

@@ -660,6 +660,10 @@ fn unit_of(v: &values::Value) -> String {
 /// Finds a disagreement among the top clusters (those within reach of the best); `claims` are
 /// theirs (`claims`). Without a value kind asked for, the kind is the one the best claim states,
 /// and the others are read again for it.
+/// Words two claims share beyond the question and their values, at least, to be about one
+/// subject when the question asks for no kind of value (`detect`).
+const SUBJECT_SHARED: usize = 2;
+
 pub fn detect(clusters: &[Cluster], claims: &[Claim], analysis: &Analysis, lexicon: &Lexicon) -> Option<Disagreement> {
     let focus_kind = analysis.focus;
     let top = clusters.first()?.score();
@@ -682,6 +686,26 @@ pub fn detect(clusters: &[Cluster], claims: &[Claim], analysis: &Analysis, lexic
     let mut sides: Vec<Side> = Vec::new();
     let mut places: Vec<(String, String)> = Vec::new();
     let mut unit: Option<String> = None;
+    // The words a claim says beyond the question and its values: what it is about.
+    let question_terms: std::collections::HashSet<String> = analysis
+        .concepts
+        .iter()
+        .flat_map(|c| c.alternatives.iter().flat_map(|(alt, _)| alt.iter().cloned()))
+        .collect();
+    let subject = |claim: &str| -> std::collections::HashSet<String> {
+        let mut bare = claim.to_string();
+        for v in values::extract(claim).iter().rev() {
+            if bare.is_char_boundary(v.start) && bare.is_char_boundary(v.end) && v.start <= v.end {
+                bare.replace_range(v.start..v.end, " ");
+            }
+        }
+        text::terms(&bare)
+            .into_iter()
+            .filter(|t| t.chars().count() >= 2 && !t.chars().any(|c| c.is_ascii_digit()))
+            .filter(|t| !question_terms.contains(t))
+            .collect()
+    };
+    let mut first_subject: Option<(std::collections::HashSet<String>, bool)> = None;
     for (i, c) in &candidates {
         let rep = c.rep();
         let (claim, v) = if focus_kind == Some(kind) {
@@ -705,6 +729,24 @@ pub fn detect(clusters: &[Cluster], claims: &[Claim], analysis: &Analysis, lexic
         let u = unit_of(&v);
         if unit.get_or_insert_with(|| u.clone()) != &u {
             continue;
+        }
+        // When the question asks for no kind of value, values of one kind disagree only about
+        // one subject: claims that share fewer than two words beyond the question's and their
+        // values ("the Tokyo team moves on December 1", "the Osaka office opens in January")
+        // speak of different things; a claim of one such word needs it, one of none nothing.
+        // Claims in two languages share words only through translation: they are not compared.
+        if focus_kind.is_none() {
+            let words = (subject(&claim), text::is_japanese(&claim));
+            match &first_subject {
+                None => first_subject = Some(words),
+                Some((first, ja)) if *ja == words.1 => {
+                    let shared = first.intersection(&words.0).count();
+                    if shared < SUBJECT_SHARED.min(first.len()).min(words.0.len()) {
+                        continue;
+                    }
+                }
+                Some(_) => {}
+            }
         }
         places.push((rep.hit.source.clone(), rep.hit.location.clone()));
         let date = claims[*i].date;
