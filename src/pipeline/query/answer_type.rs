@@ -280,6 +280,17 @@ fn english(q: &str) -> Option<Typed> {
     match wh {
         "who" | "whom" | "whose" => typed(AnswerType::Person, quote(wh)),
         "when" => typed(AnswerType::Date, quote(wh)),
+        // "Where are we with the migration?", "where is the rollout at?": how far it has got.
+        "where"
+            if matches!(next, "are" | "is" | "do" | "does")
+                && words[at + 2..]
+                    .iter()
+                    .take(2)
+                    .any(|w| matches!(w.as_str(), "with" | "on"))
+                || words.last().is_some_and(|w| w == "at") =>
+        {
+            typed(AnswerType::Definition, quote(&format!("where {next} … with")))
+        }
         "where" => typed(AnswerType::Place, quote(wh)),
         "why" => typed(AnswerType::Reason, quote(wh)),
         "how" => match next {
@@ -381,6 +392,8 @@ const JA_WH: &[(&str, AnswerType)] = &[
     ("だれ", AnswerType::Person),
     ("どなた", AnswerType::Person),
     ("いつ", AnswerType::Date),
+    // 「どこまで進んだ」 asks how far something has got, not where it is.
+    ("どこまで", AnswerType::Definition),
     ("どこ", AnswerType::Place),
     ("なぜ", AnswerType::Reason),
     ("何故", AnswerType::Reason),
@@ -551,6 +564,8 @@ mod tests {
             ("How do I book the meeting room?", Procedure),
             ("How did the trade fair go?", Definition),
             ("Where is the spare key kept?", Place),
+            ("Where are we with the kiln repair?", Definition),
+            ("Where is the shop refit at?", Definition),
             ("Why did the supplier raise prices?", Reason),
             ("What are the steps to reset a kiln controller?", List),
             ("Which forms do new volunteers need?", List),
@@ -569,6 +584,8 @@ mod tests {
             ("What does the red light mean?", Definition),
             ("倉庫の鍵を管理しているのは誰ですか", Person),
             ("次の棚卸しはいつ？", Date),
+            ("窯の修理はどこまで進みましたか", Definition),
+            ("窯はどこにありますか", Place),
             ("研修は何日間ですか", Duration),
             ("説明会は何日に開かれますか", Date),
             ("参加者は何人でしたか", Count),
