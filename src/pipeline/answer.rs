@@ -205,7 +205,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     };
     // Only evidence that could be cited is clustered: copies score alike, so a copy of a top
     // hit ranks near it, well inside this pool.
-    let (ranked, concept_weights) = rank::rank_top_weighed(hits, &cx, DEDUP_POOL);
+    let (ranked, concept_weights, stand_ins) = rank::rank_top_explained(hits, &cx, DEDUP_POOL);
     let mut clusters = dedup::cluster(ranked);
     clusters.sort_by(|a, b| {
         b.score()
@@ -244,7 +244,8 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         (Some(_), Some(claim)) if focus.is_some() => Some(claim.value.is_some()),
         _ => None,
     };
-    let verdict = verdict::assess(&clusters, &concept_weights, input.analysis, semantic, asked_found);
+    let mut verdict = verdict::assess(&clusters, &concept_weights, input.analysis, semantic, asked_found);
+    verdict.stand_ins = stand_ins.iter().map(ToString::to_string).collect();
     let found = verdict.outcome != Outcome::NotFound;
     // "When was the last incident?" asks for the latest of many events: their different dates
     // are not a disagreement.
@@ -1051,6 +1052,9 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
             }
             if !v.absent.is_empty() {
                 out.push_str(&format!("in no source: {}\n", v.absent.join(", ")));
+            }
+            if !v.stand_ins.is_empty() {
+                out.push_str(&format!("standing in: {}\n", v.stand_ins.join(", ")));
             }
         }
         if !r.terms.is_empty() {

@@ -435,9 +435,37 @@ pub struct ConceptWeight {
     pub full: f64,
 }
 
+/// A word of the pool that stands for a question word the pool lacks (for `--explain`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StandIn {
+    /// The question's word (as an index term).
+    pub asked: String,
+    /// The pool's word standing in for it (as an index term).
+    pub word: String,
+    /// Why: "spelling" (a typo or name variant) or "synonym" (WordNet).
+    pub why: &'static str,
+}
+
+impl std::fmt::Display for StandIn {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} → {} ({})", self.asked, self.word, self.why)
+    }
+}
+
 /// `rank_top`, with how the pool weighs each of the question's concepts (in `concepts` order).
 pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<Evidence>, Vec<ConceptWeight>) {
+    let (ranked, weights, _) = rank_top_explained(hits, cx, limit);
+    (ranked, weights)
+}
+
+/// `rank_top_weighed`, with the pool's words that stood in for question words it lacks.
+pub fn rank_top_explained(
+    hits: Vec<Hit>,
+    cx: &RankContext,
+    limit: usize,
+) -> (Vec<Evidence>, Vec<ConceptWeight>, Vec<StandIn>) {
     let counted = Counted::of(&hits, cx);
+    let stand_ins = counted.stand_ins();
     let mut qconcepts = counted.question_tokens(&cx.analysis.concepts);
     counted.weigh_senses(&mut qconcepts);
     let full = counted.concept_weights(&qconcepts);
@@ -455,7 +483,11 @@ pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<
     }
     drop(best);
     drop(counted);
-    (into_evidence(hits, scored, limit, cx, weights), concept_weights)
+    (
+        into_evidence(hits, scored, limit, cx, weights),
+        concept_weights,
+        stand_ins,
+    )
 }
 
 /// The pool's passages counted for the question's terms, with the pool's document frequencies
@@ -541,6 +573,23 @@ impl Counted {
             fuzzy_of,
             synonyms_of,
         }
+    }
+
+    /// The pool's words standing in for question words it lacks, in a stable order.
+    fn stand_ins(&self) -> Vec<StandIn> {
+        let name = |id: u32| self.terms.iter().find(|(_, i)| **i == id).map(|(t, _)| t.clone());
+        let mut out: Vec<StandIn> = Vec::new();
+        for (map, why) in [(&self.fuzzy_of, "spelling"), (&self.synonyms_of, "synonym")] {
+            for (asked, ids) in map {
+                out.extend(ids.iter().filter_map(|&i| name(i)).map(|word| StandIn {
+                    asked: asked.clone(),
+                    word,
+                    why,
+                }));
+            }
+        }
+        out.sort_by(|a, b| (&a.asked, &a.word).cmp(&(&b.asked, &b.word)));
+        out
     }
 
     /// The IDF of a term id over the pool's passages.

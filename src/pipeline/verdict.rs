@@ -73,6 +73,10 @@ pub struct Verdict {
     /// The question's words no passage of the pool has (the first few), for "partly".
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<String>,
+    /// The pool's words that stood in for question words it lacks ("typefac → font
+    /// (synonym)", as index terms), for `--explain`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stand_ins: Vec<String>,
     /// Why, in words.
     pub reasons: Vec<String>,
 }
@@ -332,6 +336,7 @@ pub fn assess(
         asked_found,
         probability: 0.0,
         absent_modifier: false,
+        stand_ins: Vec::new(),
         reasons: Vec::new(),
     };
     let p = if semantic { MODEL_SEMANTIC } else { MODEL }.probability(&v);
