@@ -29,9 +29,13 @@ fn eval(args: &[&str]) -> (i32, String, String) {
 /// With spelling correction, periods' days, the list and code sentence keys (2026-12-02, session
 /// 17): demo 0.904 / 0.915 / 0.894 / 0.900 / 0.926, paraphrase 0.834 / 0.819 / 0.722 / 0.875 /
 /// 0.932; the fact gates rose with them.
+/// With the list questions of all of something and of what is owed, short Japanese headings, the
+/// decision lead, one subject per disagreement and WordNet's synonyms (2026-12-02, session 18):
+/// demo 0.904 / 0.915 / 0.929 / 0.900 / 0.926, paraphrase 0.836 / 0.819 / 0.745 / 0.875 / 0.939;
+/// the fact gates rose with them.
 const GATES: &[(&str, [&str; 5])] = &[
-    ("golden/acme.yaml", ["0.87", "0.88", "0.86", "0.80", "0.89"]),
-    ("golden/acme-paraphrase.yaml", ["0.78", "0.79", "0.68", "0.72", "0.90"]),
+    ("golden/acme.yaml", ["0.87", "0.88", "0.89", "0.80", "0.89"]),
+    ("golden/acme-paraphrase.yaml", ["0.78", "0.79", "0.70", "0.72", "0.90"]),
 ];
 
 /// `sagasu eval` of a gate's set with its thresholds, and `extra` arguments.
