@@ -620,18 +620,26 @@ fn lead_index(
         let stated =
             |c: &Cluster| c.rep().hit.kind == EvidenceKind::Task && c.rep().hit.properties.contains_key("Status");
         if !stated(&clusters[0]) {
-            let since = clusters[0].rep().hit.timestamp;
+            // The best evidence speaks of a state when it says one of the states the pool's
+            // tasks are in ("done", "in progress", "blocked"), in either language: a later word
+            // on the state. Otherwise it mentions the work without saying where it stands
+            // ("yesterday: preparing the webinar"), and a task's status is the word on it
+            // however old.
+            let says_state = speaks_of_state(clusters, &claims[0]);
+            let since = clusters[0].rep().hit.timestamp.filter(|_| says_state);
             let recent = |i: usize| {
                 let c = &clusters[i];
                 stated(c) && since.is_none_or(|s| c.rep().hit.timestamp.is_some_and(|t| t >= s))
             };
             if let Some(i) = nearest_that(&recent, VALUE_LEAD_REACH) {
+                let why = if says_state {
+                    "it states the status (a task's) and is as recent as the best evidence, which does not"
+                } else {
+                    "it states the status (a task's), and the best evidence names no state"
+                };
                 return (
                     i,
-                    format!(
-                        "it states the status (a task's) and is as recent as the best evidence, which does not, scoring within {:.0}% of it",
-                        VALUE_LEAD_REACH * 100.0
-                    ),
+                    format!("{why}, scoring within {:.0}% of it", VALUE_LEAD_REACH * 100.0),
                 );
             }
         }
@@ -652,6 +660,35 @@ fn lead_index(
             ),
         )
     })
+}
+
+/// Whether a claim says one of the states the pool's tasks are in (their `Status` values, and
+/// those values' Japanese translations): "cutover done", 「移行が完了しました」.
+fn speaks_of_state(clusters: &[Cluster], claim: &conflict::Claim) -> bool {
+    let mut states: Vec<String> = Vec::new();
+    for c in clusters {
+        for m in &c.members {
+            if let Some(v) = m.hit.properties.get("Status") {
+                let v = crate::text::normalize(v);
+                if !v.is_empty() && !states.contains(&v) {
+                    states.push(v);
+                }
+            }
+        }
+    }
+    if let Some(d) = crate::text::jmdict::dictionary() {
+        let english: Vec<String> = states.clone();
+        for s in english {
+            for t in d.to_japanese(&s).into_iter().take(2) {
+                let t = crate::text::normalize(&t.text);
+                if !states.contains(&t) {
+                    states.push(t);
+                }
+            }
+        }
+    }
+    let said = crate::text::normalize(&claim.statement);
+    states.iter().any(|s| crate::text::find_phrase(&said, s).is_some())
 }
 
 /// Whether the question asks for the state of something: its intent is status.
@@ -1200,18 +1237,14 @@ mod tests {
 
     #[test]
     fn a_status_question_leads_with_a_task_status_as_recent_as_the_best_evidence() {
-        let task = |when: &str| {
-            let mut h = Hit::new(
-                "notion",
-                "0000000000000000000000000000000d",
-                EvidenceKind::Task,
-                "Page the on-call when a kiln overheats (firmware watchdog).",
-            );
+        let task_saying = |when: &str, text: &str| {
+            let mut h = Hit::new("notion", "0000000000000000000000000000000d", EvidenceKind::Task, text);
             h.title = "Kiln firmware watchdog".into();
             h.properties.insert("Status".into(), "In progress".into());
             h.timestamp = Some(at(when));
             h
         };
+        let task = |when: &str| task_saying(when, "Page the on-call when a kiln overheats (firmware watchdog).");
         let talk = || {
             vec![
                 chat(
@@ -1251,16 +1284,58 @@ mod tests {
         );
         assert!(r.answer.contains("**In progress**"), "{}", r.answer);
         assert!(r.lead_reason.contains("states the status"), "{}", r.lead_reason);
-        // A task edited before the best evidence was written is the older word.
+        // An older task still leads when the best evidence names no state ...
         let r = answer_as(
             q,
             Intent::Status,
             vec![
                 outcome("slack", talk()),
-                outcome("notion", vec![task("2026-11-01T09:00:00Z")]),
+                outcome(
+                    "notion",
+                    vec![task_saying(
+                        "2026-11-03T09:00:00Z",
+                        "Firmware alerts: page the on-call when a kiln overheats.",
+                    )],
+                ),
+            ],
+        );
+        assert!(
+            r.lead_reason.contains("names no state"),
+            "{}\n{}",
+            r.lead_reason,
+            render_markdown(&r, true)
+        );
+        // ... but not when it says a state the pool's tasks are in: it is the later word.
+        let mut said = talk();
+        said[0].text = "Kiln firmware alerts are done: the watchdog pages the on-call now.".into();
+        let mut other = Hit::new(
+            "notion",
+            "0000000000000000000000000000000f",
+            EvidenceKind::Task,
+            "Kiln glaze inventory count.",
+        );
+        other.title = "Glaze inventory".into();
+        other.properties.insert("Status".into(), "Done".into());
+        other.timestamp = Some(at("2026-10-01T09:00:00Z"));
+        let r = answer_as(
+            q,
+            Intent::Status,
+            vec![
+                outcome("slack", said),
+                outcome(
+                    "notion",
+                    vec![
+                        task_saying(
+                            "2026-11-03T09:00:00Z",
+                            "Firmware alerts: page the on-call when a kiln overheats.",
+                        ),
+                        other,
+                    ],
+                ),
             ],
         );
         assert!(!r.lead_reason.contains("states the status"), "{}", r.lead_reason);
+        assert!(r.answer.starts_with("Kiln firmware alerts are done"), "{}", r.answer);
     }
 
     #[test]
