@@ -528,8 +528,9 @@ const DECISION_LEAD_REACH: f64 = 0.5;
 /// date or amount says who.
 ///
 /// A question for the state of something (`status`) is answered by a task's status: the best
-/// when it has one, else the nearest within the value reach that has one and is as recent as
-/// the best (a task edited before the best evidence was written is the older word).
+/// when it has one, else the nearest within the value reach that has one, when the best
+/// evidence says none of the states the pool's tasks are in (`speaks_of_state`) or the task is
+/// as recent as it (a task edited before a statement of state was written is the older word).
 ///
 /// A question for a decision (`decision`) is answered by the record of it: evidence whose
 /// statement reads as a conclusion, within `DECISION_LEAD_REACH` (on the newest side of a

@@ -428,7 +428,7 @@ pub fn choose_among(
     let mut last = i;
     // A question for several items ("what are the steps", "how do I …") is answered by the
     // list the chosen line is in or introduces, item by item.
-    if analysis.asks(&[AnswerType::List, AnswerType::Procedure])
+    if wants_list
         && key.statement
         && let Some((intro, items)) = list_block(text, from + sents[i].2)
     {
@@ -657,13 +657,13 @@ fn unit_of(v: &values::Value) -> String {
     }
 }
 
-/// Finds a disagreement among the top clusters (those within reach of the best); `claims` are
-/// theirs (`claims`). Without a value kind asked for, the kind is the one the best claim states,
-/// and the others are read again for it.
 /// Words two claims share beyond the question and their values, at least, to be about one
 /// subject when the question asks for no kind of value (`detect`).
 const SUBJECT_SHARED: usize = 2;
 
+/// Finds a disagreement among the top clusters (those within reach of the best); `claims` are
+/// theirs (`claims`). Without a value kind asked for, the kind is the one the best claim states,
+/// and the others are read again for it.
 pub fn detect(clusters: &[Cluster], claims: &[Claim], analysis: &Analysis, lexicon: &Lexicon) -> Option<Disagreement> {
     let focus_kind = analysis.focus;
     let top = clusters.first()?.score();

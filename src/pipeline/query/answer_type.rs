@@ -245,6 +245,19 @@ fn noun_phrase(words: &[String], mut i: usize) -> (Vec<&str>, usize) {
     (np, i)
 }
 
+/// "Where are we with …", "where is X at": the words that ask how far something has got, for
+/// the "where" at `at`; `None` for a question of place.
+fn progress(words: &[String], at: usize) -> Option<String> {
+    let next = words.get(at + 1).map_or("", String::as_str);
+    if matches!(next, "are" | "is" | "do" | "does") {
+        let after = words.get(at + 2..).unwrap_or_default();
+        if let Some(p) = after.iter().take(2).find(|w| matches!(w.as_str(), "with" | "on")) {
+            return Some(format!("where {next} … {p}"));
+        }
+    }
+    words.last().filter(|w| *w == "at").map(|_| "where … at".to_string())
+}
+
 /// The type an English question asks for, from the interrogative that opens its main clause.
 fn english(q: &str) -> Option<Typed> {
     let words = english_words(q);
@@ -281,17 +294,10 @@ fn english(q: &str) -> Option<Typed> {
         "who" | "whom" | "whose" => typed(AnswerType::Person, quote(wh)),
         "when" => typed(AnswerType::Date, quote(wh)),
         // "Where are we with the migration?", "where is the rollout at?": how far it has got.
-        "where"
-            if matches!(next, "are" | "is" | "do" | "does")
-                && words[at + 2..]
-                    .iter()
-                    .take(2)
-                    .any(|w| matches!(w.as_str(), "with" | "on"))
-                || words.last().is_some_and(|w| w == "at") =>
-        {
-            typed(AnswerType::Definition, quote(&format!("where {next} … with")))
-        }
-        "where" => typed(AnswerType::Place, quote(wh)),
+        "where" => match progress(&words, at) {
+            Some(why) => typed(AnswerType::Definition, quote(&why)),
+            None => typed(AnswerType::Place, quote(wh)),
+        },
         "why" => typed(AnswerType::Reason, quote(wh)),
         "how" => match next {
             // "How much time", "how many days": a period; otherwise an amount or a count.
