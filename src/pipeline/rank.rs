@@ -926,6 +926,11 @@ fn synonym_stand_ins(
     let mut ranked: Vec<(usize, usize)> = per_hit.into_iter().filter(|(_, n)| *n > 0).collect();
     ranked.sort_by_key(|&(h, n)| (std::cmp::Reverse(n), h));
     let mut found: Vec<(String, Vec<u32>)> = asked.iter().map(|(t, _)| (t.clone(), Vec::new())).collect();
+    // Each asked word's senses, looked up once for all the pool's words.
+    let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>)> = asked
+        .iter()
+        .map(|(_, w)| (w.as_str(), wordnet.first_senses(w)))
+        .collect();
     let mut seen: FxHashSet<String> = FxHashSet::default();
     for &(h, _) in ranked.iter().take(SYNONYM_HITS) {
         let hit = &hits[h];
@@ -939,8 +944,9 @@ fn synonym_stand_ins(
                 if !seen.insert(w.to_string()) {
                     return;
                 }
-                for ((_, a), (_, ids)) in asked.iter().zip(found.iter_mut()) {
-                    if wordnet.synonyms(a, w) {
+                let theirs = wordnet.first_senses(w);
+                for ((a, mine), (_, ids)) in asked_senses.iter().zip(found.iter_mut()) {
+                    if *a != w && crate::text::wordnet::share(mine, &theirs) {
                         ids.push(term_id(terms, t));
                     }
                 }

@@ -18,7 +18,7 @@ use crate::util::data::Status;
 const FIRST_SENSES: usize = 3;
 
 /// A synset: its part of speech (as a letter) and offset, packed.
-type Synset = u64;
+pub type Synset = u64;
 
 /// The loaded synsets: per lemma, its synsets, and for each whether it is among the word's first
 /// senses in its part of speech.
@@ -146,25 +146,29 @@ impl WordNet {
     /// Whether `a` and `b` (English words as written, lower case) are synonyms: they share a
     /// synset among the first senses of both. A word is not its own synonym.
     pub fn synonyms(&self, a: &str, b: &str) -> bool {
-        if a == b {
-            return false;
-        }
-        let firsts = |word: &str| -> Vec<Synset> {
-            self.lemmas(word)
-                .iter()
-                .flat_map(|s| s.iter())
-                .filter(|(_, first)| *first)
-                .map(|(s, _)| *s)
-                .collect()
-        };
-        let theirs = firsts(b);
-        firsts(a).iter().any(|s| theirs.contains(s))
+        a != b && share(&self.first_senses(a), &self.first_senses(b))
+    }
+
+    /// A word's first senses (as written or by a base form), what `synonyms` compares: looked up
+    /// once for a word compared with many.
+    pub fn first_senses(&self, word: &str) -> Vec<Synset> {
+        self.lemmas(word)
+            .iter()
+            .flat_map(|s| s.iter())
+            .filter(|(_, first)| *first)
+            .map(|(s, _)| *s)
+            .collect()
     }
 
     /// Whether WordNet has the word (as written or by a base form).
     pub fn knows(&self, word: &str) -> bool {
         !self.lemmas(word).is_empty()
     }
+}
+
+/// Whether two words' first senses (`WordNet::first_senses`) share a synset.
+pub fn share(a: &[Synset], b: &[Synset]) -> bool {
+    a.iter().any(|s| b.contains(s))
 }
 
 /// WordNet built from these lines, as `load` reads them from a file.
