@@ -1285,20 +1285,18 @@ mod tests {
         );
         assert!(r.answer.contains("**In progress**"), "{}", r.answer);
         assert!(r.lead_reason.contains("states the status"), "{}", r.lead_reason);
+        // A task five days older than the best evidence, closer in its words to the question.
+        let older = || {
+            task_saying(
+                "2026-11-03T09:00:00Z",
+                "Firmware alerts: page the on-call when a kiln overheats.",
+            )
+        };
         // An older task still leads when the best evidence names no state ...
         let r = answer_as(
             q,
             Intent::Status,
-            vec![
-                outcome("slack", talk()),
-                outcome(
-                    "notion",
-                    vec![task_saying(
-                        "2026-11-03T09:00:00Z",
-                        "Firmware alerts: page the on-call when a kiln overheats.",
-                    )],
-                ),
-            ],
+            vec![outcome("slack", talk()), outcome("notion", vec![older()])],
         );
         assert!(
             r.lead_reason.contains("names no state"),
@@ -1321,19 +1319,7 @@ mod tests {
         let r = answer_as(
             q,
             Intent::Status,
-            vec![
-                outcome("slack", said),
-                outcome(
-                    "notion",
-                    vec![
-                        task_saying(
-                            "2026-11-03T09:00:00Z",
-                            "Firmware alerts: page the on-call when a kiln overheats.",
-                        ),
-                        other,
-                    ],
-                ),
-            ],
+            vec![outcome("slack", said), outcome("notion", vec![older(), other])],
         );
         assert!(!r.lead_reason.contains("states the status"), "{}", r.lead_reason);
         assert!(r.answer.starts_with("Kiln firmware alerts are done"), "{}", r.answer);
@@ -1384,6 +1370,24 @@ mod tests {
             h.location = format!("#{native}");
             h
         };
+        // Talk that matches the question a little, so that the studios' news stands out.
+        let misc = || {
+            [
+                ("misc/1.000003", "2026-11-01T09:00:00Z", "New glaze samples arrived."),
+                (
+                    "misc/1.000004",
+                    "2026-11-02T09:00:00Z",
+                    "The new kiln manual is on the wiki.",
+                ),
+                (
+                    "misc/1.000005",
+                    "2026-11-03T09:00:00Z",
+                    "Pottery class is full this week.",
+                ),
+                ("misc/1.000006", "2026-11-04T09:00:00Z", "A new apron order went out."),
+            ]
+            .map(|(native, when, text)| studio(native, when, text))
+        };
         let q = "Tell me about the new pottery studios";
         let r = answer_as(
             q,
@@ -1401,19 +1405,10 @@ mod tests {
                         "2026-11-12T09:00:00Z",
                         "The Porto pottery studio will open on January 15 next to the harbour market.",
                     ),
-                    studio("misc/1.000003", "2026-11-01T09:00:00Z", "New glaze samples arrived."),
-                    studio(
-                        "misc/1.000004",
-                        "2026-11-02T09:00:00Z",
-                        "The new kiln manual is on the wiki.",
-                    ),
-                    studio(
-                        "misc/1.000005",
-                        "2026-11-03T09:00:00Z",
-                        "Pottery class is full this week.",
-                    ),
-                    studio("misc/1.000006", "2026-11-04T09:00:00Z", "A new apron order went out."),
-                ],
+                ]
+                .into_iter()
+                .chain(misc())
+                .collect(),
             )],
         );
         assert!(!r.answer.starts_with("Not found"), "{}", r.answer);
@@ -1435,19 +1430,10 @@ mod tests {
                         "2026-11-12T09:00:00Z",
                         "The Lyon pottery studio now opens on December 8, the tannery needs more work.",
                     ),
-                    studio("misc/1.000003", "2026-11-01T09:00:00Z", "New glaze samples arrived."),
-                    studio(
-                        "misc/1.000004",
-                        "2026-11-02T09:00:00Z",
-                        "The new kiln manual is on the wiki.",
-                    ),
-                    studio(
-                        "misc/1.000005",
-                        "2026-11-03T09:00:00Z",
-                        "Pottery class is full this week.",
-                    ),
-                    studio("misc/1.000006", "2026-11-04T09:00:00Z", "A new apron order went out."),
-                ],
+                ]
+                .into_iter()
+                .chain(misc())
+                .collect(),
             )],
         );
         assert!(r.answer.contains("disagree"), "{}", r.answer);
