@@ -116,8 +116,8 @@ pub async fn spawn_http(mut cmd: tokio::process::Command) -> (tokio::process::Ch
 }
 
 /// The data directory the tests install sagasu's language resources into (`target/sagasu-data`,
-/// as `.ci/run` does), installing `what` (`ipadic` or `jmdict`) first if needed with
-/// `scripts/install-language-data`, once per test process.
+/// as `.ci/run` does), installing `what` (a resource of `scripts/install-language-data`, or
+/// `all`) first if needed with that script, once per test process.
 pub fn language_data(what: &str) -> PathBuf {
     static DONE: std::sync::Mutex<Vec<String>> = std::sync::Mutex::new(Vec::new());
     let dir = std::env::var_os("SAGASU_DATA")
