@@ -205,7 +205,8 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     };
     // Only evidence that could be cited is clustered: copies score alike, so a copy of a top
     // hit ranks near it, well inside this pool.
-    let (ranked, concept_weights, stand_ins) = rank::rank_top_explained(hits, &cx, DEDUP_POOL);
+    // What is left of the pool is freed when this returns (`rank::Leftover`).
+    let (ranked, concept_weights, stand_ins, _leftover) = rank::rank_top_explained(hits, &cx, DEDUP_POOL);
     let mut clusters = dedup::cluster(ranked);
     clusters.sort_by(|a, b| {
         b.score()

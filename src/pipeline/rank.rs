@@ -416,7 +416,7 @@ const ALTERNATIVE_COVERAGE_FLOOR: f64 = 0.85;
 /// `COMPLETENESS_LENGTH_SHARE` from its length (a fuller passage says more); they sum to 1.
 const COMPLETENESS_COVERAGE_SHARE: f64 = 0.7;
 const COMPLETENESS_LENGTH_SHARE: f64 = 0.3;
-/// Above this many hits the pool left after ranking is freed on a helper thread.
+/// Above this many hits the pool left after ranking is freed on a helper thread (`Leftover`).
 const FREE_ON_THREAD_ABOVE: usize = 2_000;
 
 /// `rank`, keeping only the `limit` best (the same order, without building the rest).
@@ -454,16 +454,40 @@ impl std::fmt::Display for StandIn {
 
 /// `rank_top`, with how the pool weighs each of the question's concepts (in `concepts` order).
 pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<Evidence>, Vec<ConceptWeight>) {
-    let (ranked, weights, _) = rank_top_explained(hits, cx, limit);
+    let (ranked, weights, _, _) = rank_top_explained(hits, cx, limit);
     (ranked, weights)
 }
 
-/// `rank_top_weighed`, with the pool's words that stood in for question words it lacks.
+/// What ranking leaves of a pool: the hits that did not make the cut and the passages counted
+/// for the question. A large pool is some hundred thousand allocations; dropped, it is freed on
+/// a helper thread, and the caller chooses when: `compose` keeps it until the answer is written,
+/// so that freeing does not take a core from the clustering and sentence work that follow.
+#[derive(Default)]
+pub struct Leftover {
+    hits: Vec<Hit>,
+    units: Vec<Unit>,
+}
+
+impl Drop for Leftover {
+    fn drop(&mut self) {
+        let hits = std::mem::take(&mut self.hits);
+        let units = std::mem::take(&mut self.units);
+        if hits.len() > FREE_ON_THREAD_ABOVE {
+            // Should no thread start, the closure (and the pool) is dropped here instead.
+            let _ = std::thread::Builder::new()
+                .name("sagasu-free".into())
+                .spawn(move || drop((hits, units)));
+        }
+    }
+}
+
+/// `rank_top_weighed`, with the pool's words that stood in for question words it lacks, and
+/// what is left of the pool (`Leftover`, for the caller to drop when it suits).
 pub fn rank_top_explained(
     hits: Vec<Hit>,
     cx: &RankContext,
     limit: usize,
-) -> (Vec<Evidence>, Vec<ConceptWeight>, Vec<StandIn>) {
+) -> (Vec<Evidence>, Vec<ConceptWeight>, Vec<StandIn>, Leftover) {
     let counted = Counted::of(&hits, cx);
     let stand_ins = counted.stand_ins();
     let mut qconcepts = counted.question_tokens(&cx.analysis.concepts);
@@ -482,12 +506,12 @@ pub fn rank_top_explained(
         add_semantic(&mut scored, &hits, cx, encoder, weights.semantic);
     }
     drop(best);
-    drop(counted);
-    (
-        into_evidence(hits, scored, limit, cx, weights),
-        concept_weights,
-        stand_ins,
-    )
+    let (evidence, hits) = into_evidence(hits, scored, limit, cx, weights);
+    let leftover = Leftover {
+        hits,
+        units: counted.units,
+    };
+    (evidence, concept_weights, stand_ins, leftover)
 }
 
 /// The pool's passages counted for the question's terms, with the pool's document frequencies
@@ -662,13 +686,17 @@ impl Counted {
         // Per concept, per alternative: (passages that have it, of those the ones that also
         // have another concept).
         let mut seen: Vec<Vec<(u32, u32)>> = qconcepts.iter().map(|c| vec![(0, 0); c.len()]).collect();
+        // Which alternatives a passage has, each looked up once (one buffer for all passages).
+        let mut have: Vec<Vec<bool>> = qconcepts.iter().map(|c| vec![false; c.len()]).collect();
         for u in &self.units {
-            // Which alternatives this passage has, each looked up once.
-            let have: Vec<Vec<bool>> = qconcepts
-                .iter()
-                .map(|c| c.iter().map(|(alt, _, _)| has(u, alt)).collect())
-                .collect();
-            let others = have.iter().filter(|c| c.contains(&true)).count() > 1;
+            let mut concepts_had = 0;
+            for (c, h) in qconcepts.iter().zip(&mut have) {
+                for ((alt, _, _), slot) in c.iter().zip(h.iter_mut()) {
+                    *slot = has(u, alt);
+                }
+                concepts_had += usize::from(h.contains(&true));
+            }
+            let others = concepts_had > 1;
             for (ci, alts) in have.iter().enumerate() {
                 for (ai, _) in alts.iter().enumerate().filter(|(_, h)| **h) {
                     seen[ci][ai].0 += 1;
@@ -1186,14 +1214,14 @@ fn score_hits(
 
 /// The `limit` best of `scored` as evidence, in the documented total order: score (descending),
 /// then source name, then hit id (then the position in the pool, for a source that returned one
-/// hit twice).
+/// hit twice); with the pool, emptied of the hits taken.
 fn into_evidence(
     mut hits: Vec<Hit>,
     mut scored: Vec<Scored>,
     limit: usize,
     cx: &RankContext,
     w: Weights,
-) -> Vec<Evidence> {
+) -> (Vec<Evidence>, Vec<Hit>) {
     let order = |x: &Scored, y: &Scored| {
         let (a, b) = (&hits[x.idx], &hits[y.idx]);
         y.score
@@ -1232,15 +1260,7 @@ fn into_evidence(
             },
         });
     }
-    // The rest of a large pool is freed on a helper thread: ten thousand hits are some
-    // hundred thousand deallocations that the answer need not wait for.
-    if hits.len() > FREE_ON_THREAD_ABOVE {
-        // Should no thread start, the closure (and the pool) is dropped here instead.
-        let _ = std::thread::Builder::new()
-            .name("sagasu-free".into())
-            .spawn(move || drop(hits));
-    }
-    out
+    (out, hits)
 }
 
 pub(crate) fn round3(x: f64) -> f64 {
