@@ -741,10 +741,13 @@ fn write_answer(
     let (most, reach) = (knobs.support, (knobs.support_score, knobs.support_coverage));
     // The value the lead states, when the question asks for one: evidence elsewhere that states
     // the same value corroborates it, and is shown from further down ("MySQLは12月15日に廃止"
-    // and "will be decommissioned on Dec 15" from another channel).
+    // and "will be decommissioned on Dec 15" from another channel). A lead in the other
+    // language than the question's is corroborated so by its counterpart in the question's
+    // language whatever the question asks (`counterpart`).
     let value_in = |i: usize| claims[i].value.as_ref().map(|v| v.canonical.clone());
     let lead_value = value_in(lead_idx);
     let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
+    let ja = input.analysis.lang == crate::pipeline::query::Lang::Ja;
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
             continue;
@@ -753,12 +756,14 @@ fn write_answer(
         let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
         let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
-        let corroborates = lead_value.is_some()
-            && c.score() >= top * CORROBORATION_REACH
+        let is_counterpart = || counterpart(&clusters[lead_idx], c, ja);
+        let corroborates = c.score() >= top * CORROBORATION_REACH
             && c.rep().coverage >= CORROBORATION_REACH
             && lead_place(c) != lead_place(&clusters[lead_idx])
-            && value_in(i) == lead_value;
-        if (close || corroborates) && agrees && !claims[i].standing.is_empty() {
+            && (lead_value.is_some() && value_in(i) == lead_value || is_counterpart());
+        // Evidence that states the lead's value takes no other side of a disagreement.
+        let silent = side.is_none();
+        if (close && agrees || corroborates && (agrees || silent)) && !claims[i].standing.is_empty() {
             support.push(i);
             cited.push(i);
         }
@@ -805,6 +810,24 @@ fn write_answer(
     }
     out.push_str(&disclosure(reports, input.analysis));
     (out.trim_end().to_string(), statement_end, prose_end)
+}
+
+/// The values a cluster's best passage states that name one thing by themselves (dates,
+/// amounts, shares, durations), as index terms, which read the same in either language.
+fn specific_values(c: &Cluster) -> std::collections::BTreeSet<String> {
+    text::values::extract(c.rep().passage_text())
+        .into_iter()
+        .filter(text::values::Value::is_specific)
+        .map(|v| v.term())
+        .collect()
+}
+
+/// Whether `c` is the lead's news as posted for the asker (`ja`: the question is Japanese): the
+/// lead is in the other language, `c` in the question's, and they state one of the same
+/// values. It corroborates the lead, often with details the other version leaves out.
+fn counterpart(lead: &Cluster, c: &Cluster, ja: bool) -> bool {
+    let in_asked_language = |c: &Cluster| text::is_japanese(c.rep().passage_text()) == ja;
+    !in_asked_language(lead) && in_asked_language(c) && !specific_values(c).is_disjoint(&specific_values(lead))
 }
 
 /// What an answer that matches only part of the question leaves out.
@@ -1360,6 +1383,39 @@ mod tests {
             vec![outcome("notion", vec![page]), outcome("slack", vec![record])],
         );
         assert!(!r.lead_reason.contains("records the decision"), "{}", r.lead_reason);
+    }
+
+    #[test]
+    fn a_lead_in_the_other_language_has_a_counterpart_in_the_askers() {
+        let cluster = |native: &str, text_: &str| {
+            let mut h = chat(native, "Ana Costa", "2026-11-16T09:00:00Z", text_);
+            h.location = format!("#{native}");
+            let ev = rank::Evidence {
+                passage: (0, h.text.len()),
+                hit: h,
+                keyword: 0.5,
+                freshness: 1.0,
+                authority: 0.5,
+                completeness: 0.5,
+                semantic: 0.0,
+                coverage: 1.0,
+                score: 0.5,
+                why: rank::Why::plain(),
+            };
+            Cluster { members: vec![ev] }
+        };
+        let ja = cluster("jp/1.000001", "窯の移設が完了しました。旧工房は12月15日に閉鎖します。");
+        let en = cluster(
+            "en/1.000002",
+            "Kiln move done on Nov 16! The old studio closes on December 15.",
+        );
+        let other = cluster("en/1.000003", "The old studio closes on December 20.");
+        // Asked in English, the Japanese lead's English version states one of its dates.
+        assert!(counterpart(&ja, &en, false));
+        assert!(!counterpart(&ja, &other, false));
+        // A lead in the question's language needs none; a Japanese text is no English one's.
+        assert!(!counterpart(&en, &ja, false));
+        assert!(!counterpart(&ja, &en, true));
     }
 
     #[test]
