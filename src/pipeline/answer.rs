@@ -748,6 +748,10 @@ fn write_answer(
     let lead_value = value_in(lead_idx);
     let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
     let ja = input.analysis.lang == crate::pipeline::query::Lang::Ja;
+    // What the answer has said so far, as shingles: support that says it again in nearly the
+    // same words (the same standup line on another day, a copy the clustering kept apart)
+    // adds nothing, and its place goes to evidence further down.
+    let mut said = vec![dedup::shingles(&claims[lead_idx].statement)];
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
             continue;
@@ -764,6 +768,11 @@ fn write_answer(
         // Evidence that states the lead's value takes no other side of a disagreement.
         let silent = side.is_none();
         if (close && agrees || corroborates && (agrees || silent)) && !claims[i].standing.is_empty() {
+            let words = dedup::shingles(&claims[i].statement);
+            if said.iter().any(|s| dedup::jaccard(s, &words) >= dedup::SIMILARITY) {
+                continue;
+            }
+            said.push(words);
             support.push(i);
             cited.push(i);
         }
@@ -1416,6 +1425,38 @@ mod tests {
         // A lead in the question's language needs none; a Japanese text is no English one's.
         assert!(!counterpart(&en, &ja, false));
         assert!(!counterpart(&ja, &en, true));
+    }
+
+    #[test]
+    fn support_does_not_say_again_what_the_answer_said() {
+        // The same standup line on two days, by two people: once in the answer.
+        let line = "Standup: yesterday glazing tiles for the Lyon pottery studio, today the same. No blockers.";
+        let r = answer_as(
+            "What's going on with the Lyon pottery studio?",
+            Intent::Exploratory,
+            vec![outcome(
+                "slack",
+                vec![
+                    chat(
+                        "lyon/1.000001",
+                        "Ana Costa",
+                        "2026-11-18T09:00:00Z",
+                        "The Lyon pottery studio opens on December 1 in the old tannery.",
+                    ),
+                    chat("lyon/1.000002", "Marco Rossi", "2026-11-17T09:00:00Z", line),
+                    chat("lyon/1.000003", "Ana Costa", "2026-11-10T09:00:00Z", line),
+                    chat(
+                        "lyon/1.000004",
+                        "Marco Rossi",
+                        "2026-11-05T09:00:00Z",
+                        "The kiln for the Lyon pottery studio arrives on November 28.",
+                    ),
+                ],
+            )],
+        );
+        let prose = &r.answer[..r.statement_end];
+        assert_eq!(prose.matches("glazing tiles").count(), 1, "{}", r.answer);
+        assert!(prose.contains("November 28"), "{}", r.answer);
     }
 
     #[test]
