@@ -125,13 +125,17 @@ pub const TRANSLATION_WEIGHT: f64 = 0.9;
 /// entry's gloss ("mass production" -> 量産): the pair's translations count for both words. A
 /// word written in the other language's script inside the question (the "Pro" of a Japanese
 /// question, a Japanese name in an English one) is a name or a term, carried as it is, and not
-/// looked up.
-fn translations(words: &[String], lang: Lang) -> Vec<(String, Vec<crate::text::jmdict::Translation>)> {
+/// looked up; so is an abbreviation written in capitals (`abbreviations`).
+fn translations(
+    words: &[String],
+    lang: Lang,
+    abbreviations: &[String],
+) -> Vec<(String, Vec<crate::text::jmdict::Translation>)> {
     let Some(d) = text::jmdict::dictionary() else {
         return Vec::new();
     };
     let one = |w: &str| {
-        if in_other_language(w, lang) {
+        if in_other_language(w, lang) || abbreviations.iter().any(|a| a == w) {
             Vec::new()
         } else if text::is_japanese(w) {
             d.to_english(w)
@@ -155,7 +159,7 @@ fn translations(words: &[String], lang: Lang) -> Vec<(String, Vec<crate::text::j
     let mut in_pair = vec![false; words.len()];
     for i in 1..words.len() {
         let (a, b) = (&words[i - 1], &words[i]);
-        if !a.is_ascii() || !b.is_ascii() || lang == Lang::Ja {
+        if !a.is_ascii() || !b.is_ascii() || lang == Lang::Ja || abbreviations.iter().any(|x| x == a || x == b) {
             continue;
         }
         let pair = d.to_japanese(&format!("{a} {b}"));
@@ -207,9 +211,25 @@ fn by_members(word: &str, d: &crate::text::jmdict::Dictionary) -> Vec<crate::tex
     }]
 }
 
+/// The words a question writes in capitals (CI, SSO, QA), lower-cased: abbreviations and
+/// names, which text in either language writes in Latin letters. Nothing when the question is
+/// in capitals throughout (no lower-case Latin letter and no Japanese), where case says nothing.
+fn abbreviations(question: &str) -> Vec<String> {
+    let cased = question.bytes().any(|b| b.is_ascii_lowercase()) || text::is_japanese(question);
+    if !cased {
+        return Vec::new();
+    }
+    question
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| w.bytes().filter(u8::is_ascii_uppercase).count() >= 2)
+        .filter(|w| w.bytes().all(|b| b.is_ascii_uppercase() || b.is_ascii_digit()))
+        .map(str::to_ascii_lowercase)
+        .collect()
+}
+
 fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<crate::text::jmdict::Translation>)>) {
     let words = split_compounds(&a.keywords, lexicon);
-    let translated = translations(&words, a.lang);
+    let translated = translations(&words, a.lang, &abbreviations(&a.question));
     let mut groups: Vec<Vec<String>> = Vec::new();
     let concepts = words
         .iter()
@@ -905,6 +925,21 @@ mod tests {
         let a = analyze("結局Proプランはいくら？", now(), &lexicon());
         let pro = a.translations.iter().find(|(w, _)| w == "pro");
         assert!(pro.is_none_or(|(_, list)| list.is_empty()), "{:?}", a.translations);
+    }
+
+    #[test]
+    fn an_abbreviation_in_capitals_is_carried_not_looked_up() {
+        assert_eq!(
+            abbreviations("What was decided about CI and the SSO setup?"),
+            ["ci", "sso"]
+        );
+        assert_eq!(abbreviations("CIの移行はどうなった？"), ["ci"]);
+        assert_eq!(abbreviations("Is the EC2 bill Up?"), ["ec2"]);
+        // A question in capitals throughout says nothing by its case.
+        assert!(abbreviations("WHAT WAS DECIDED ABOUT CI?").is_empty());
+        let a = analyze("What was decided about CI tooling?", now(), &lexicon());
+        let ci = a.translations.iter().find(|(w, _)| w == "ci");
+        assert!(ci.is_none_or(|(_, list)| list.is_empty()), "{:?}", a.translations);
     }
 
     #[test]
