@@ -1124,6 +1124,12 @@ pub fn render_markdown(r: &AskResponse, explain: bool) -> String {
             if !v.absent.is_empty() {
                 out.push_str(&format!("in no source: {}\n", v.absent.join(", ")));
             }
+            if !v.absent_everyday.is_empty() {
+                out.push_str(&format!(
+                    "in no source, everyday words (not named as missing): {}\n",
+                    v.absent_everyday.join(", ")
+                ));
+            }
             if !v.stand_ins.is_empty() {
                 out.push_str(&format!("standing in: {}\n", v.stand_ins.join(", ")));
             }

@@ -73,6 +73,10 @@ pub struct Verdict {
     /// The question's words no passage of the pool has (the first few), for "partly".
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<String>,
+    /// The question's everyday words no passage of the pool has ("give", "somewhere": the
+    /// asker's phrasing, `Concept::specificity` under `EVERYDAY_BELOW`), for `--explain` only.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub absent_everyday: Vec<String>,
     /// The pool's words that stood in for question words it lacks ("typefac → font
     /// (synonym)", as index terms), for `--explain`.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -174,6 +178,11 @@ impl Model {
 /// At most this many of the question's concepts in no source can name its subject (the
 /// absent-modifier test); more are the context of a long question.
 const ABSENT_SUBJECT_WORDS: usize = 2;
+
+/// A word no source has is named as missing when it is at least this specific in the language
+/// at large (`Concept::specificity`, 0.1 for the commonest words to 1 for names and rare
+/// words: the middle of the scale); a commoner one is the asker's phrasing.
+const EVERYDAY_BELOW: f64 = 0.5;
 
 /// Words the answer names as found nowhere, at most.
 const ABSENT_SHOWN: usize = 5;
@@ -316,13 +325,22 @@ pub fn assess(
         Some(b) if b > 0.0 => lexical(top) / b,
         _ => 1.0,
     };
-    let absent: Vec<String> = weights
-        .iter()
-        .zip(&analysis.concepts)
-        .filter(|(w, _)| !w.in_pool)
-        .filter_map(|(_, c)| c.alternatives.first().map(|(alt, _)| as_asked(&asked, alt)))
-        .take(ABSENT_SHOWN)
-        .collect();
+    // The words no source has: the ones that name something, and the everyday ones (the
+    // asker's phrasing, which an answer need not say it lacks).
+    let (mut absent, mut absent_everyday) = (Vec::new(), Vec::new());
+    for (_, c) in weights.iter().zip(&analysis.concepts).filter(|(w, _)| !w.in_pool) {
+        let Some((alt, _)) = c.alternatives.first() else {
+            continue;
+        };
+        let list = if c.specificity >= EVERYDAY_BELOW {
+            &mut absent
+        } else {
+            &mut absent_everyday
+        };
+        if list.len() < ABSENT_SHOWN {
+            list.push(as_asked(&asked, alt));
+        }
+    }
     let mut v = Verdict {
         outcome: Outcome::NotFound,
         coverage: r3(coverage),
@@ -332,6 +350,7 @@ pub fn assess(
         matched_rare,
         margin: r3(margin),
         absent,
+        absent_everyday,
         semantic: semantic.then(|| r3(rep.semantic)),
         asked_found,
         probability: 0.0,
@@ -375,7 +394,12 @@ pub fn assess(
     } else if v.absent_modifier && (version || full_coverage < ANSWER_COVERAGE) {
         v.reasons.push(format!(
             "{said}, but the question's subject is named by a word no source has ({})",
-            v.absent.join(", ")
+            v.absent
+                .iter()
+                .chain(&v.absent_everyday)
+                .cloned()
+                .collect::<Vec<_>>()
+                .join(", ")
         ));
         Outcome::NotFound
     } else if p >= ANSWERED_AT {
@@ -450,7 +474,10 @@ mod tests {
              warehouse robots need recharging, and how long does the forklift battery swap take?",
             &texts,
         );
-        assert!(v.absent.len() >= 4, "the question's context words are nowhere: {v:?}");
+        assert!(
+            v.absent.len() + v.absent_everyday.len() >= 4,
+            "the question's context words are nowhere: {v:?}"
+        );
         assert_ne!(v.outcome, Outcome::NotFound, "{v:?}");
         assert!(v.matched >= 4, "{v:?}");
     }
@@ -461,6 +488,17 @@ mod tests {
         assert_eq!(v.outcome, Outcome::NotFound, "{v:?}");
         assert!(v.missing > 0.5, "{v:?}");
         assert!(v.absent.iter().any(|w| w == "submarine"), "{v:?}");
+    }
+
+    #[test]
+    fn an_everyday_word_no_source_has_is_not_named_missing() {
+        let v = verdict("Can you give me the plan for the submarine fleet?", CHATTER);
+        assert!(v.absent.iter().any(|w| w == "submarine"), "{v:?}");
+        // With the word lists (tests/it/language.rs installs them), "give" is the asker's
+        // phrasing; without them every word counts as specific.
+        let everyday = crate::text::wordfreq::specificity("give").is_some_and(|s| s < EVERYDAY_BELOW);
+        assert_eq!(v.absent_everyday.iter().any(|w| w == "give"), everyday, "{v:?}");
+        assert_eq!(v.absent.iter().any(|w| w == "give"), !everyday, "{v:?}");
     }
 
     #[test]
