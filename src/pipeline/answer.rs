@@ -1211,6 +1211,14 @@ mod tests {
         h
     }
 
+    /// A Notion item of `kind` with its title, dated `when`.
+    fn notion(native: &str, kind: EvidenceKind, title: &str, when: &str, text: &str) -> Hit {
+        let mut h = Hit::new("notion", native, kind, text);
+        h.title = title.into();
+        h.timestamp = Some(at(when));
+        h
+    }
+
     /// Composes the answer to `question` as a question for a person.
     fn answer(question: &str, outcomes: Vec<SourceOutcome>) -> AskResponse {
         answer_as(question, Intent::Person, outcomes)
@@ -1278,10 +1286,14 @@ mod tests {
     #[test]
     fn a_status_question_leads_with_a_task_status_as_recent_as_the_best_evidence() {
         let task_saying = |when: &str, text: &str| {
-            let mut h = Hit::new("notion", "0000000000000000000000000000000d", EvidenceKind::Task, text);
-            h.title = "Kiln firmware watchdog".into();
+            let mut h = notion(
+                "0000000000000000000000000000000d",
+                EvidenceKind::Task,
+                "Kiln firmware watchdog",
+                when,
+                text,
+            );
             h.properties.insert("Status".into(), "In progress".into());
-            h.timestamp = Some(at(when));
             h
         };
         let task = |when: &str| task_saying(when, "Page the on-call when a kiln overheats (firmware watchdog).");
@@ -1346,15 +1358,14 @@ mod tests {
         // ... but not when it says a state the pool's tasks are in: it is the later word.
         let mut said = talk();
         said[0].text = "Kiln firmware alerts are done: the watchdog pages the on-call now.".into();
-        let mut other = Hit::new(
-            "notion",
+        let mut other = notion(
             "0000000000000000000000000000000f",
             EvidenceKind::Task,
+            "Glaze inventory",
+            "2026-10-01T09:00:00Z",
             "Kiln glaze inventory count.",
         );
-        other.title = "Glaze inventory".into();
         other.properties.insert("Status".into(), "Done".into());
-        other.timestamp = Some(at("2026-10-01T09:00:00Z"));
         let r = answer_as(
             q,
             Intent::Status,
@@ -1366,14 +1377,13 @@ mod tests {
 
     #[test]
     fn a_decision_question_leads_with_the_record_of_the_decision() {
-        let mut page = Hit::new(
-            "notion",
+        let page = notion(
             "0000000000000000000000000000000e",
             EvidenceKind::Wiki,
+            "Pottery studio fit-out",
+            "2026-11-12T09:00:00Z",
             "Studio fit-out. Shelving for the pottery studio: oak, from the Lyon supplier. Kilns on the north wall.",
         );
-        page.title = "Pottery studio fit-out".into();
-        page.timestamp = Some(at("2026-11-12T09:00:00Z"));
         let record = chat(
             "studio/1.000001",
             "Ana Costa",
@@ -1405,19 +1415,9 @@ mod tests {
         let cluster = |native: &str, text_: &str| {
             let mut h = chat(native, "Ana Costa", "2026-11-16T09:00:00Z", text_);
             h.location = format!("#{native}");
-            let ev = rank::Evidence {
-                passage: (0, h.text.len()),
-                hit: h,
-                keyword: 0.5,
-                freshness: 1.0,
-                authority: 0.5,
-                completeness: 0.5,
-                semantic: 0.0,
-                coverage: 1.0,
-                score: 0.5,
-                why: rank::Why::plain(),
-            };
-            Cluster { members: vec![ev] }
+            Cluster {
+                members: vec![rank::Evidence::plain(h, 0.5)],
+            }
         };
         let ja = cluster("jp/1.000001", "窯の移設が完了しました。旧工房は12月15日に閉鎖します。");
         let en = cluster(

@@ -844,18 +844,7 @@ mod tests {
     /// A Notion page whose whole text is the scored passage.
     fn page(id: &str, doc: &str) -> Evidence {
         use crate::hit::{EvidenceKind, Hit};
-        Evidence {
-            passage: (0, doc.len()),
-            keyword: 1.0,
-            freshness: 1.0,
-            authority: 0.5,
-            completeness: 0.5,
-            semantic: 0.0,
-            coverage: 1.0,
-            score: 1.0,
-            why: crate::pipeline::rank::Why::plain(),
-            hit: Hit::new("notion", id, EvidenceKind::Page, doc),
-        }
+        Evidence::plain(Hit::new("notion", id, EvidenceKind::Page, doc), 1.0)
     }
 
     #[test]

@@ -253,18 +253,7 @@ mod tests {
     fn ev(source: &str, native: &str, text_: &str, date: &str, score: f64) -> Evidence {
         let mut h = Hit::new(source, native, EvidenceKind::Chat, text_);
         h.timestamp = Some(format!("{date}:00Z").parse().unwrap());
-        Evidence {
-            hit: h,
-            passage: (0, text_.len()),
-            keyword: score,
-            freshness: 1.0,
-            authority: 0.5,
-            completeness: 0.5,
-            semantic: 0.0,
-            coverage: 1.0,
-            score,
-            why: crate::pipeline::rank::Why::plain(),
-        }
+        Evidence::plain(h, score)
     }
 
     #[test]
@@ -348,16 +337,10 @@ mod proptests {
         let mut h = Hit::new("s", &format!("c/{i}"), EvidenceKind::Chat, text_.clone());
         h.timestamp = Some("2026-11-01T00:00:00Z".parse().unwrap());
         Evidence {
-            hit: h,
-            passage: (0, text_.len()),
             keyword: 1.0,
-            freshness: 1.0,
             authority: 1.0,
             completeness: 1.0,
-            semantic: 0.0,
-            coverage: 1.0,
-            score: 1.0 - i as f64 * 1e-3,
-            why: crate::pipeline::rank::Why::plain(),
+            ..Evidence::plain(h, 1.0 - i as f64 * 1e-3)
         }
     }
 

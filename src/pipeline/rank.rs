@@ -78,6 +78,26 @@ impl Why {
     }
 }
 
+#[cfg(test)]
+impl Evidence {
+    /// A hit as evidence built by hand in tests: its whole text the passage, keyword and score
+    /// `score`, fresh, of middling authority and completeness, covering the question.
+    pub(crate) fn plain(hit: Hit, score: f64) -> Evidence {
+        Evidence {
+            passage: (0, hit.text.len()),
+            hit,
+            keyword: score,
+            freshness: 1.0,
+            authority: 0.5,
+            completeness: 0.5,
+            semantic: 0.0,
+            coverage: 1.0,
+            score,
+            why: Why::plain(),
+        }
+    }
+}
+
 impl Evidence {
     /// The score broken into the policy's factors (built on demand: only citations need it).
     pub fn explain(&self) -> Vec<Explain> {
@@ -462,7 +482,6 @@ pub fn rank_top_weighed(hits: Vec<Hit>, cx: &RankContext, limit: usize) -> (Vec<
 /// for the question. A large pool is some hundred thousand allocations; dropped, it is freed on
 /// a helper thread, and the caller chooses when: `compose` keeps it until the answer is written,
 /// so that freeing does not take a core from the clustering and sentence work that follow.
-#[derive(Default)]
 pub struct Leftover {
     hits: Vec<Hit>,
     units: Vec<Unit>,
