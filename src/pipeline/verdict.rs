@@ -245,11 +245,42 @@ fn absent_modifier(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight], ma
     order.windows(2).any(|w| match (w[0], w[1]) {
         ((Some(a), _, end), (Some(b), start, _)) if a != b && direct(end, start) => {
             weights.get(a).is_some_and(|x| !x.in_pool)
+                && can_name(analysis, q, a)
                 && weights.get(b).is_some_and(|x| x.in_pool)
                 && matches.get(b).is_some_and(|m| *m >= MATCHED_AT)
         }
         _ => false,
     })
+}
+
+/// Whether concept `a` (one the question names and no source has) can say which thing is meant:
+/// a word specific in the language, a name the question writes with a capital, or a noun, verb
+/// or adjective. A common word WordNet lists as none of those is a function word ("onto", "via",
+/// "within": "moving billing onto Postgres" asks about the Postgres the sources have). Without
+/// the word lists or WordNet every word can.
+fn can_name(analysis: &Analysis, q: &Asked, a: usize) -> bool {
+    let Some(c) = analysis.concepts.get(a) else {
+        return true;
+    };
+    let (Some(wordnet), Some((alt, _))) = (crate::text::wordnet::wordnet(), c.alternatives.first()) else {
+        return true;
+    };
+    // Without the word lists every word is specific (`Concept::specificity` 1).
+    if c.specificity >= EVERYDAY_BELOW {
+        return true;
+    }
+    let word = as_asked(q, alt);
+    if !word.is_ascii() || word.contains(' ') {
+        return true;
+    }
+    // Written with a capital after the question's first word: a name.
+    let capitalised = analysis
+        .question
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .any(|w| w.eq_ignore_ascii_case(&word) && w.starts_with(|ch: char| ch.is_ascii_uppercase()));
+    capitalised || wordnet.names_a_thing(&word)
 }
 
 /// Whether a concept no source has is a version ("1.32", "v4.2.1"): it says which release is
@@ -539,6 +570,25 @@ mod tests {
         assert_eq!(v.outcome, Outcome::NotFound, "{v:?}");
         let v = verdict("How is the Kubernetes upgrade to 1.31 going?", &texts);
         assert!(!v.absent_modifier, "{v:?}");
+    }
+
+    #[test]
+    fn a_function_word_no_source_has_names_nothing() {
+        let texts = [
+            "Billing moved to Postgres on Nov 16; MySQL is read-only now.",
+            "The Postgres connection pool was tuned for billing.",
+            "Billing exports run nightly.",
+        ];
+        let v = verdict("When did we move billing onto Postgres?", &texts);
+        // With the word lists and WordNet (tests/it/language.rs installs them), "onto" is an
+        // everyday word WordNet lists as no noun, verb or adjective: it says nothing about which
+        // Postgres is meant. Without them every word the sources lack can name the subject.
+        let function_word = crate::text::wordnet::wordnet().is_some_and(|w| !w.names_a_thing("onto"))
+            && crate::text::wordfreq::specificity("onto").is_some_and(|s| s < EVERYDAY_BELOW);
+        assert_eq!(v.absent_modifier, !function_word, "{v:?}");
+        // A name written with a capital still names which one: "our Porto warehouse".
+        let v = verdict("When did we move billing onto Porto Postgres?", &texts);
+        assert!(v.absent_modifier, "{v:?}");
     }
 
     #[test]

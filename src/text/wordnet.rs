@@ -20,6 +20,9 @@ const FIRST_SENSES: usize = 3;
 /// A synset: its part of speech (as a letter) and offset, packed.
 pub type Synset = u64;
 
+/// The part-of-speech number of adverbs in a packed `Synset` (its bits from 40 up).
+const ADVERB: u64 = 3;
+
 /// The loaded synsets: per lemma, its synsets, and for each whether it is among the word's first
 /// senses in its part of speech.
 pub struct WordNet {
@@ -164,6 +167,16 @@ impl WordNet {
     pub fn knows(&self, word: &str) -> bool {
         !self.lemmas(word).is_empty()
     }
+
+    /// Whether the word (as written or by a base form) is a noun, a verb or an adjective: a word
+    /// that can say which thing is meant. Prepositions and other function words ("onto", "via",
+    /// "among") are not in WordNet, and the ones it lists are adverbs only ("within", "across").
+    pub fn names_a_thing(&self, word: &str) -> bool {
+        self.lemmas(word)
+            .iter()
+            .flat_map(|s| s.iter())
+            .any(|(s, _)| s >> 40 != ADVERB)
+    }
 }
 
 /// Whether two words' first senses (`WordNet::first_senses`) share a synset.
@@ -203,6 +216,14 @@ mod tests {
         assert!(!w.synonyms("closure", "close"));
         assert!(!w.synonyms("font", "submarine"));
         assert!(w.knows("closing") && !w.knows("submarine"));
+    }
+
+    #[test]
+    fn nouns_verbs_and_adjectives_name_things_adverbs_and_unlisted_words_do_not() {
+        let w = of("legacy\tn1\nnew\ta2 r3\nwithin\tr4\nclose\tv30 a40\n");
+        assert!(w.names_a_thing("legacy") && w.names_a_thing("new") && w.names_a_thing("closed"));
+        assert!(!w.names_a_thing("within"), "an adverb only");
+        assert!(!w.names_a_thing("onto"), "not in WordNet: a function word");
     }
 
     #[test]
