@@ -116,8 +116,9 @@ fn reading_window(text: &str, range: (usize, usize)) -> (usize, usize, Vec<(usiz
 /// The sentence of `e` that best answers the question, read in and around its best passage
 /// under the headings it sits under: most of the question's concepts covered, the value the
 /// question asks for counting as one of them (the answer fills the question's "when" or "how
-/// much"), then not withdrawn, then holding such a value, then inside the passage, then reading
-/// as a conclusion, then earliest.
+/// much"), then not withdrawn, then holding such a value, then covering the concepts fewer of
+/// the text's sentences cover, then inside the passage, then reading as a conclusion, then
+/// earliest.
 pub fn best_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> String {
     choose_sentence(e, analysis, lexicon, focus).sentence
 }
@@ -315,6 +316,11 @@ struct Key {
     standing: bool,
     /// ... states the value asked for,
     has_value: bool,
+    /// ... covers the concepts few other sentences of the text cover (the sum of each covered
+    /// concept's IDF over the text's statements, in thousandths: of two sentences under "Office
+    /// Move FAQ" that each cover two concepts, the one with "movers" says more about the movers
+    /// than the one with "office"),
+    distinct: u32,
     /// ... in the passage ranking scored,
     in_passage: bool,
     /// ... reads as a conclusion.
@@ -372,17 +378,39 @@ pub fn choose_among(
     let mut best: Option<(Key, usize)> = None;
     let mut scored: Vec<(Key, usize)> = Vec::new();
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
-    // Each statement's open headings, outermost first ("Incident Response › Severity levels").
+    // Each statement's open headings, outermost first ("Incident Response › Severity levels"),
+    // and the concepts it covers under them.
     let mut sections: Vec<String> = Vec::with_capacity(sents.len());
-    for (i, (sent, level, at)) in sents.iter().enumerate() {
-        let heading = *level > 0;
-        if heading {
+    let mut which: Vec<Vec<bool>> = Vec::with_capacity(sents.len());
+    for (sent, level, _) in &sents {
+        if *level > 0 {
             open.retain(|(l, _)| l < level);
             open.push((*level, sent.clone()));
         }
-        sections.push(open.iter().map(|(_, h)| h.as_str()).collect::<Vec<_>>().join(" › "));
-        let section = &sections[i];
-        let covered = crate::pipeline::rank::covered_concepts(&in_section(sent, section), analysis);
+        let section = open.iter().map(|(_, h)| h.as_str()).collect::<Vec<_>>().join(" › ");
+        which.push(crate::pipeline::rank::which_concepts(
+            &in_section(sent, &section),
+            analysis,
+        ));
+        sections.push(section);
+    }
+    // Each concept's IDF over the statements: a concept every sentence covers (the title's,
+    // the section's) tells them apart by nothing.
+    let statements = sents.iter().filter(|(_, level, _)| *level == 0).count().max(1) as f64;
+    let idf: Vec<f64> = (0..analysis.concepts.len())
+        .map(|c| {
+            let df = sents
+                .iter()
+                .zip(&which)
+                .filter(|((_, level, _), w)| *level == 0 && w[c])
+                .count() as f64;
+            (1.0 + statements / df.max(1.0)).ln()
+        })
+        .collect();
+    for (i, (sent, level, at)) in sents.iter().enumerate() {
+        let heading = *level > 0;
+        let covered = which[i].iter().filter(|c| **c).count();
+        let distinct: f64 = which[i].iter().zip(&idf).filter(|(c, _)| **c).map(|(_, w)| w).sum();
         let has_value = covered > 0 && holds(sent, focus);
         let key = Key {
             statement: !heading,
@@ -396,6 +424,7 @@ pub fn choose_among(
             listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
             standing: !withdrawn(sent),
             has_value,
+            distinct: (distinct * 1000.0).round() as u32,
             in_passage: *at >= p0 && *at < p1.max(p0 + 1),
             conclusion: crate::pipeline::rank::is_conclusion(sent, lexicon),
         };
@@ -891,6 +920,25 @@ mod tests {
         // Without a code in the question, the first of equals.
         let a = crate::pipeline::query::analyze("When must the on-call acknowledge an incident?", now, &lexicon);
         assert!(choose_sentence(&e, &a, &lexicon, None).sentence.starts_with("SEV1:"));
+    }
+
+    #[test]
+    fn of_sentences_covering_as_much_the_one_with_the_rarer_concept_wins() {
+        // Written for this test: every sentence is about the warehouse move; only one is about
+        // the forklifts.
+        let doc = "# Warehouse move\n\nStaff leave the old site on March 3.\n\
+                   The last trucks leave on March 4.\n\
+                   Forklifts go by rail on March 1.\n";
+        let e = page("0000000000000000000000000000000e", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let a = crate::pipeline::query::analyze("When do the forklifts leave for the warehouse move?", now, &lexicon);
+        let chosen = choose_sentence(&e, &a, &lexicon, None);
+        assert_eq!(
+            chosen.sentence, "Forklifts go by rail on March 1.",
+            "{:?}",
+            chosen.candidates
+        );
     }
 
     #[test]

@@ -1313,16 +1313,22 @@ fn states_value(analysis: &Analysis) -> bool {
 
 /// How many of the question's concepts `text` covers (for choosing answer sentences).
 pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
+    which_concepts(text_, analysis).iter().filter(|c| **c).count()
+}
+
+/// Which of the question's concepts (in `analysis.concepts` order) a text covers, as
+/// `covered_concepts` counts them.
+pub fn which_concepts(text_: &str, analysis: &Analysis) -> Vec<bool> {
     let toks = token_set(text_, states_value(analysis));
     analysis
         .concepts
         .iter()
-        .filter(|c| {
+        .map(|c| {
             c.alternatives
                 .iter()
                 .any(|(alt, _)| alt.iter().all(|t| toks.contains(t)))
         })
-        .count()
+        .collect()
 }
 
 /// How much of each concept a text has (in `analysis.concepts` order): its best alternative's
