@@ -9,7 +9,8 @@
 //!   some passage of the pool has. A long question carries context words nobody wrote (the
 //!   asker's situation); they do not count against evidence that matches everything the
 //!   workspace says on the matter.
-//! - **what is missing**: the share of the question's weight no passage has. A question about
+//! - **what is missing**: the share of the question's weight no passage has, everyday words no
+//!   passage has left out (the asker's phrasing, "what did we land on"). A question about
 //!   something absent ("the Mars colony") loses its subject here: what the pool matches is only
 //!   its generic words.
 //! - **matched concepts**: how many of the question's concepts the best passage has, and how
@@ -45,7 +46,8 @@ pub struct Verdict {
     pub coverage: f64,
     /// Its coverage of the concepts some passage of the pool has.
     pub known_coverage: f64,
-    /// The share of the question's weight no passage of the pool has.
+    /// The share of the question's weight no passage of the pool has, leaving out the everyday
+    /// words no passage has (`absent_everyday`: the asker's phrasing, in neither part).
     pub missing: f64,
     /// Concepts of the question the best passage has.
     pub matched: usize,
@@ -324,7 +326,19 @@ pub fn assess(
     let asked = Asked::of(&analysis.question);
     let total: f64 = weights.iter().map(|w| w.weight).sum();
     let known_total: f64 = weights.iter().filter(|w| w.in_pool).map(|w| w.weight).sum();
-    let missing = if total > 0.0 { 1.0 - known_total / total } else { 0.0 };
+    // What is missing is what names something: an everyday word no source has is the asker's
+    // phrasing ("what did we land on"), as the answer's "partly" note reads it.
+    let phrasing: f64 = weights
+        .iter()
+        .zip(&analysis.concepts)
+        .filter(|(w, c)| !w.in_pool && c.specificity < EVERYDAY_BELOW)
+        .map(|(w, _)| w.weight)
+        .sum();
+    let missing = if total - phrasing > 0.0 {
+        1.0 - known_total / (total - phrasing)
+    } else {
+        0.0
+    };
     let coverage = rep.coverage;
     // A concept no passage has is covered by none: what the best passage covers of the
     // question, it covers of the part the pool knows.
@@ -530,6 +544,13 @@ mod tests {
         let everyday = crate::text::wordfreq::specificity("give").is_some_and(|s| s < EVERYDAY_BELOW);
         assert_eq!(v.absent_everyday.iter().any(|w| w == "give"), everyday, "{v:?}");
         assert_eq!(v.absent.iter().any(|w| w == "give"), !everyday, "{v:?}");
+        // Nor does it count as missing: the share missing is the submarine's either way.
+        let plain = verdict("What is the plan for the submarine fleet?", CHATTER);
+        if everyday {
+            assert!((v.missing - plain.missing).abs() < 0.01, "{v:?} {plain:?}");
+        } else {
+            assert!(v.missing > plain.missing, "{v:?} {plain:?}");
+        }
     }
 
     #[test]
