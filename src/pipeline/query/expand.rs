@@ -17,7 +17,14 @@ pub fn expand(keywords: &[String], question: &str, lexicon: &Lexicon) -> Vec<Str
     // How many words each keyword has: a member of several words ("time off") meets a keyword
     // of as many, or the question that says it (`question`, normalised), not one of its words
     // ("time") that is all that is left of it once its stop words are gone.
-    let word_counts: Vec<usize> = keywords.iter().map(|k| k.split_whitespace().count()).collect();
+    // Words joined by a hyphen count apart: "on-call" is two words, and "call" all that is left
+    // of it once "on" is gone ("API calls" are no on-call).
+    let count_words = |s: &str| {
+        s.split(|c: char| c.is_whitespace() || c == '-')
+            .filter(|w| !w.is_empty())
+            .count()
+    };
+    let word_counts: Vec<usize> = keywords.iter().map(|k| count_words(k)).collect();
     let normalized: Vec<String> = keywords.iter().map(|k| text::normalize(k)).collect();
     let words = crate::text::morph::available();
     // `outer` (with its terms, when known) holds `inner`: as characters first (cheap), then as
@@ -40,7 +47,7 @@ pub fn expand(keywords: &[String], question: &str, lexicon: &Lexicon) -> Vec<Str
             if member.is_ascii() {
                 // Stemmed once per member, not once per keyword.
                 let ms = text::terms(member);
-                let n = member.split_whitespace().count();
+                let n = count_words(member);
                 let said = n > 1 && text::find_phrase(question, &text::normalize(member)).is_some();
                 !ms.is_empty()
                     && stems

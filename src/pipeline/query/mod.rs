@@ -858,6 +858,10 @@ mod tests {
         let leave = |q: &str| analyze(q, now(), &lexicon()).expansions.contains(&"休暇".to_string());
         assert!(leave("How much time off do I get?"));
         assert!(!leave("What is the acknowledgement time for SEV2?"));
+        // Words joined by a hyphen are several words too: "API calls" are no on-call.
+        let on_call = |q: &str| analyze(q, now(), &lexicon()).expansions.contains(&"当番".to_string());
+        assert!(on_call("Who is on-call this weekend?"));
+        assert!(!on_call("What happens when a client sends too many API calls?"));
     }
 
     /// The first token list of each concept (the word itself).
