@@ -741,12 +741,13 @@ fn write_answer(
     let (most, reach) = (knobs.support, (knobs.support_score, knobs.support_coverage));
     // The value the lead states, when the question asks for one: evidence elsewhere that states
     // the same value corroborates it, and is shown from further down ("MySQLは12月15日に廃止"
-    // and "will be decommissioned on Dec 15" from another channel). Whatever the question
-    // asks, the lead's news posted in another place, in either language, corroborates it so
-    // (`restates`).
+    // and "will be decommissioned on Dec 15" from another channel). A lead in the other
+    // language than the question's is corroborated so by its counterpart in the question's
+    // language whatever the question asks (`counterpart`).
     let value_in = |i: usize| claims[i].value.as_ref().map(|v| v.canonical.clone());
     let lead_value = value_in(lead_idx);
     let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
+    let ja = input.analysis.lang == crate::pipeline::query::Lang::Ja;
     // What the answer has said so far, as shingles: support that says it again in nearly the
     // same words (the same standup line on another day, a copy the clustering kept apart)
     // adds nothing, and its place goes to evidence further down.
@@ -759,11 +760,11 @@ fn write_answer(
         let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
         let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
-        let restated = || restates(&clusters[lead_idx], c);
+        let is_counterpart = || counterpart(&clusters[lead_idx], c, ja);
         let corroborates = c.score() >= top * CORROBORATION_REACH
             && c.rep().coverage >= CORROBORATION_REACH
             && lead_place(c) != lead_place(&clusters[lead_idx])
-            && (lead_value.is_some() && value_in(i) == lead_value || restated());
+            && (lead_value.is_some() && value_in(i) == lead_value || is_counterpart());
         // Evidence that states the lead's value takes no other side of a disagreement.
         let silent = side.is_none();
         if (close && agrees || corroborates && (agrees || silent)) && !claims[i].standing.is_empty() {
@@ -830,12 +831,12 @@ fn specific_values(c: &Cluster) -> std::collections::BTreeSet<String> {
         .collect()
 }
 
-/// Whether `c` restates the lead's news: it states one of the same specific values (a date, an
-/// amount, a share, a duration), in either language. Posted in another place (the other
-/// language's channel, the announcement beside the chat), it corroborates the lead, often with
-/// details the lead leaves out (the version, the hour).
-fn restates(lead: &Cluster, c: &Cluster) -> bool {
-    !specific_values(c).is_disjoint(&specific_values(lead))
+/// Whether `c` is the lead's news as posted for the asker (`ja`: the question is Japanese): the
+/// lead is in the other language, `c` in the question's, and they state one of the same
+/// values. It corroborates the lead, often with details the other version leaves out.
+fn counterpart(lead: &Cluster, c: &Cluster, ja: bool) -> bool {
+    let in_asked_language = |c: &Cluster| text::is_japanese(c.rep().passage_text()) == ja;
+    !in_asked_language(lead) && in_asked_language(c) && !specific_values(c).is_disjoint(&specific_values(lead))
 }
 
 /// What an answer that matches only part of the question leaves out.
@@ -1410,7 +1411,7 @@ mod tests {
     }
 
     #[test]
-    fn news_posted_elsewhere_restates_the_lead_by_a_value_in_either_language() {
+    fn a_lead_in_the_other_language_has_a_counterpart_in_the_askers() {
         let cluster = |native: &str, text_: &str| {
             let mut h = chat(native, "Ana Costa", "2026-11-16T09:00:00Z", text_);
             h.location = format!("#{native}");
@@ -1424,12 +1425,12 @@ mod tests {
             "Kiln move done on Nov 16! The old studio closes on December 15.",
         );
         let other = cluster("en/1.000003", "The old studio closes on December 20.");
-        let vague = cluster("en/1.000004", "The kiln move is done.");
-        // Either version restates the other: they state one of the same dates.
-        assert!(restates(&ja, &en) && restates(&en, &ja));
-        // Another date, or no specific value, is not the same news.
-        assert!(!restates(&ja, &other));
-        assert!(!restates(&ja, &vague) && !restates(&vague, &ja));
+        // Asked in English, the Japanese lead's English version states one of its dates.
+        assert!(counterpart(&ja, &en, false));
+        assert!(!counterpart(&ja, &other, false));
+        // A lead in the question's language needs none; a Japanese text is no English one's.
+        assert!(!counterpart(&en, &ja, false));
+        assert!(!counterpart(&ja, &en, true));
     }
 
     #[test]
