@@ -539,15 +539,52 @@ pub fn japanese_words(text: &str) -> Option<Vec<String>> {
     }
     let norm = normalize(text);
     let ms = morph::analyse(&norm)?;
+    let nominal = nominalised(&norm, &ms);
     Some(
         japanese_units(&norm, ms)
             .into_iter()
             .filter_map(|u| match u {
-                Unit::Word { .. } => None,
+                Unit::Word { start, end, .. } => nominal.contains(&(start, end)).then(|| norm[start..end].to_string()),
                 Unit::Compound(m) => Some(norm[m[0].0..m[m.len() - 1].1].to_string()),
             })
             .collect(),
     )
+}
+
+/// Particles after which a verb's continuative form is a noun: 振り返りは, 見直しの, 取り決めを.
+const NOMINAL_AFTER: &[&str] = &["の", "は", "が", "を", "も", "や", "と", "で"];
+
+/// The byte ranges of `ms` (morphemes of `run`) that are verbs used as nouns: the continuative
+/// form (連用形: the base form's last kana turned into its i-row kana, or dropped for ichidan
+/// verbs) directly before a particle ("インシデントの振り返りは", the retrospective). Such a word
+/// names a thing, as a noun would, and is a keyword of the question.
+fn nominalised(run: &str, ms: &[morph::Morpheme]) -> Vec<(usize, usize)> {
+    let continuative = |surface: &str, base: &str| {
+        let mut b = base.chars();
+        let last = b.next_back();
+        let stem = b.as_str();
+        let mut s = surface.chars();
+        let end = s.next_back();
+        match (last, end) {
+            // Ichidan (取り決める -> 取り決め): the base without its る.
+            (Some('る'), Some(_)) if surface == stem && !stem.is_empty() => true,
+            // Godan (振り返る -> 振り返り): the same stem, the last kana on the i-row.
+            (Some(_), Some(e)) => {
+                s.as_str() == stem && !stem.is_empty() && "いきぎしちにびみり".contains(e) && surface != base
+            }
+            _ => false,
+        }
+    };
+    ms.windows(2)
+        .filter(|w| {
+            let (m, next) = (&w[0], &w[1]);
+            m.class == morph::Class::Word
+                && !JA_LIGHT.contains(&m.base.as_str())
+                && continuative(&run[m.start..m.end], &m.base)
+                && NOMINAL_AFTER.contains(&&run[next.start..next.end])
+        })
+        .map(|w| (w[0].start, w[0].end))
+        .collect()
 }
 
 /// The members of a Japanese compound as `japanese_units` cuts it (量産判定会議 -> 量産, 判定,

@@ -773,6 +773,13 @@ mod tests {
         assert_eq!(ja, ["火星", "オフィス", "住所"]);
         if crate::text::morph::available() {
             assert_eq!(keywords("火星オフィスの住所は？"), ["火星オフィス", "住所"]);
+            // A verb's continuative form before a particle is a noun (the retrospective, the
+            // arrangements); the verbs of the question are not keywords.
+            assert_eq!(
+                keywords("インシデントの振り返りはいつまでに書く必要がありますか？"),
+                ["インシデント", "振り返り", "必要"]
+            );
+            assert_eq!(keywords("会場の取り決めを確認したい"), ["会場", "取り決め", "確認"]);
         }
         // How a request is put is not what it asks for.
         assert_eq!(
