@@ -220,13 +220,13 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     let ja = input.analysis.lang == crate::pipeline::query::Lang::Ja;
     for c in &mut clusters {
         let rep_coverage = c.rep().coverage;
-        if text::is_japanese(c.rep().passage_text()) == ja {
+        if in_language(c.rep(), ja) {
             continue;
         }
         if let Some(i) = c
             .members
             .iter()
-            .position(|m| text::is_japanese(m.passage_text()) == ja && m.coverage >= rep_coverage.min(ANSWER_COVERAGE))
+            .position(|m| in_language(m, ja) && m.coverage >= rep_coverage.min(ANSWER_COVERAGE))
         {
             let m = c.members.remove(i);
             c.members.insert(0, m);
@@ -748,6 +748,7 @@ fn write_answer(
     let lead_value = value_in(lead_idx);
     let lead_place = |c: &Cluster| (c.rep().hit.source.clone(), c.rep().hit.location.clone());
     let ja = input.analysis.lang == crate::pipeline::query::Lang::Ja;
+    let lead_values = specific_values(&clusters[lead_idx]);
     // What the answer has said so far, as shingles: support that says it again in nearly the
     // same words (the same standup line on another day, a copy the clustering kept apart)
     // adds nothing, and its place goes to evidence further down.
@@ -760,7 +761,7 @@ fn write_answer(
         let side = d.and_then(|d| d.sides.iter().position(|s| s.clusters.contains(&i)));
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
         let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
-        let is_counterpart = || counterpart(&clusters[lead_idx], c, ja);
+        let is_counterpart = || counterpart(&clusters[lead_idx], &lead_values, c, ja);
         let corroborates = c.score() >= top * CORROBORATION_REACH
             && c.rep().coverage >= CORROBORATION_REACH
             && lead_place(c) != lead_place(&clusters[lead_idx])
@@ -833,10 +834,16 @@ fn specific_values(c: &Cluster) -> std::collections::BTreeSet<String> {
 
 /// Whether `c` is the lead's news as posted for the asker (`ja`: the question is Japanese): the
 /// lead is in the other language, `c` in the question's, and they state one of the same
-/// values. It corroborates the lead, often with details the other version leaves out.
-fn counterpart(lead: &Cluster, c: &Cluster, ja: bool) -> bool {
-    let in_asked_language = |c: &Cluster| text::is_japanese(c.rep().passage_text()) == ja;
-    !in_asked_language(lead) && in_asked_language(c) && !specific_values(c).is_disjoint(&specific_values(lead))
+/// values (`lead_values`: the lead's `specific_values`). It corroborates the lead, often with
+/// details the other version leaves out.
+fn counterpart(lead: &Cluster, lead_values: &std::collections::BTreeSet<String>, c: &Cluster, ja: bool) -> bool {
+    !in_language(lead.rep(), ja) && in_language(c.rep(), ja) && !specific_values(c).is_disjoint(lead_values)
+}
+
+/// Whether evidence speaks in the question's language (`ja`: the question is Japanese), as its
+/// best passage is written.
+fn in_language(e: &rank::Evidence, ja: bool) -> bool {
+    text::is_japanese(e.passage_text()) == ja
 }
 
 /// What an answer that matches only part of the question leaves out.
@@ -1425,12 +1432,13 @@ mod tests {
             "Kiln move done on Nov 16! The old studio closes on December 15.",
         );
         let other = cluster("en/1.000003", "The old studio closes on December 20.");
+        let values = |c: &Cluster| specific_values(c);
         // Asked in English, the Japanese lead's English version states one of its dates.
-        assert!(counterpart(&ja, &en, false));
-        assert!(!counterpart(&ja, &other, false));
+        assert!(counterpart(&ja, &values(&ja), &en, false));
+        assert!(!counterpart(&ja, &values(&ja), &other, false));
         // A lead in the question's language needs none; a Japanese text is no English one's.
-        assert!(!counterpart(&en, &ja, false));
-        assert!(!counterpart(&ja, &en, true));
+        assert!(!counterpart(&en, &values(&en), &ja, false));
+        assert!(!counterpart(&ja, &values(&ja), &en, true));
     }
 
     #[test]

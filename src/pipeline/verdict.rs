@@ -21,7 +21,7 @@
 use serde::Serialize;
 
 use crate::pipeline::dedup::Cluster;
-use crate::pipeline::query::Analysis;
+use crate::pipeline::query::{Analysis, Concept};
 use crate::pipeline::rank::{self, ConceptWeight, round3 as r3};
 
 /// What the evidence does for the question.
@@ -186,6 +186,12 @@ const ABSENT_SUBJECT_WORDS: usize = 2;
 /// words: the middle of the scale); a commoner one is the asker's phrasing.
 const EVERYDAY_BELOW: f64 = 0.5;
 
+/// Whether a concept's word is everyday in the language (`EVERYDAY_BELOW`): when no source has
+/// it, it is the asker's phrasing rather than a subject the sources lack.
+fn everyday(c: &Concept) -> bool {
+    c.specificity < EVERYDAY_BELOW
+}
+
 /// Words the answer names as found nowhere, at most.
 const ABSENT_SHOWN: usize = 5;
 
@@ -268,7 +274,7 @@ fn can_name(analysis: &Analysis, q: &Asked, a: usize) -> bool {
         return true;
     };
     // Without the word lists every word is specific (`Concept::specificity` 1).
-    if c.specificity >= EVERYDAY_BELOW {
+    if !everyday(c) {
         return true;
     }
     let word = as_asked(q, alt);
@@ -331,7 +337,7 @@ pub fn assess(
     let phrasing: f64 = weights
         .iter()
         .zip(&analysis.concepts)
-        .filter(|(w, c)| !w.in_pool && c.specificity < EVERYDAY_BELOW)
+        .filter(|(w, c)| !w.in_pool && everyday(c))
         .map(|(w, _)| w.weight)
         .sum();
     let missing = if total - phrasing > 0.0 {
@@ -377,11 +383,7 @@ pub fn assess(
         let Some((alt, _)) = c.alternatives.first() else {
             continue;
         };
-        let list = if c.specificity >= EVERYDAY_BELOW {
-            &mut absent
-        } else {
-            &mut absent_everyday
-        };
+        let list = if everyday(c) { &mut absent_everyday } else { &mut absent };
         if list.len() < ABSENT_SHOWN {
             list.push(as_asked(&asked, alt));
         }

@@ -86,7 +86,7 @@ fn parse(text: &str) -> Result<WordNet, usize> {
                 "n" => 0,
                 "v" => 1,
                 "a" => 2,
-                "r" => 3,
+                "r" => ADVERB as usize,
                 _ => return Err(i + 1),
             };
             let offset: u64 = offset.parse().map_err(|_| i + 1)?;
