@@ -775,10 +775,7 @@ mod tests {
             assert_eq!(keywords("火星オフィスの住所は？"), ["火星オフィス", "住所"]);
             // A verb's continuative form before a particle is a noun (the retrospective, the
             // arrangements); the verbs of the question are not keywords.
-            assert_eq!(
-                keywords("インシデントの振り返りはいつまでに書く必要がありますか？"),
-                ["インシデント", "振り返り", "必要"]
-            );
+            assert_eq!(keywords("障害の振り返りは誰がまとめますか？"), ["障害", "振り返り"]);
             assert_eq!(keywords("会場の取り決めを確認したい"), ["会場", "取り決め", "確認"]);
         }
         // How a request is put is not what it asks for.
@@ -868,7 +865,7 @@ mod tests {
         // Words joined by a hyphen are several words too: "API calls" are no on-call.
         let on_call = |q: &str| analyze(q, now(), &lexicon()).expansions.contains(&"当番".to_string());
         assert!(on_call("Who is on-call this weekend?"));
-        assert!(!on_call("What happens when a client sends too many API calls?"));
+        assert!(!on_call("Why do the webhook calls to the billing API time out?"));
     }
 
     /// The first token list of each concept (the word itself).
@@ -940,10 +937,7 @@ mod tests {
 
     #[test]
     fn an_abbreviation_in_capitals_is_carried_not_looked_up() {
-        assert_eq!(
-            abbreviations("What was decided about CI and the SSO setup?"),
-            ["ci", "sso"]
-        );
+        assert_eq!(abbreviations("Who signed off on CI and the SSO setup?"), ["ci", "sso"]);
         assert_eq!(abbreviations("CIの移行はどうなった？"), ["ci"]);
         assert_eq!(abbreviations("Is the EC2 bill Up?"), ["ec2"]);
         // A question in capitals throughout says nothing by its case.
