@@ -144,6 +144,8 @@ pub struct Candidate {
     /// The question's concepts it covers (with its section), plus one when it also states
     /// the value asked for.
     pub covered: usize,
+    /// The question's concepts it covers, by their own words (`--explain`).
+    pub concepts: Vec<String>,
     pub withdrawn: bool,
     pub holds_value: bool,
     pub in_passage: bool,
@@ -153,6 +155,9 @@ pub struct Candidate {
 impl std::fmt::Display for Candidate {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "covers {}", self.covered)?;
+        if !self.concepts.is_empty() {
+            write!(f, " ({})", self.concepts.join(", "))?;
+        }
         for (on, what) in [
             (self.holds_value, "states the value asked for"),
             (self.withdrawn, "withdraws"),
@@ -409,8 +414,17 @@ pub fn choose_among(
         .collect();
     for (i, (sent, level, at)) in sents.iter().enumerate() {
         let heading = *level > 0;
-        let covered = which[i].iter().filter(|c| **c).count();
-        let distinct: f64 = which[i].iter().zip(&idf).filter(|(c, _)| **c).map(|(_, w)| w).sum();
+        // A function word ("per", "via") says how the question's things relate, not which:
+        // a sentence is not about them for having it.
+        let about = |(c, concept): &(&bool, &crate::pipeline::query::Concept)| **c && !concept.function_word;
+        let covered = which[i].iter().zip(&analysis.concepts).filter(about).count();
+        let distinct: f64 = which[i]
+            .iter()
+            .zip(&analysis.concepts)
+            .zip(&idf)
+            .filter(|(c, _)| about(c))
+            .map(|(_, w)| w)
+            .sum();
         let has_value = covered > 0 && holds(sent, focus);
         let key = Key {
             statement: !heading,
@@ -446,6 +460,12 @@ pub fn choose_among(
         .map(|(k, j)| Candidate {
             sentence: sents[*j].0.clone(),
             covered: k.covered,
+            concepts: which[*j]
+                .iter()
+                .zip(&analysis.concepts)
+                .filter(|(on, _)| **on)
+                .filter_map(|(_, c)| c.alternatives.first().map(|(words, _)| words.join(" ")))
+                .collect(),
             withdrawn: !k.standing,
             holds_value: k.has_value,
             in_passage: k.in_passage,
@@ -938,6 +958,34 @@ mod tests {
             chosen.sentence, "Forklifts go by rail on March 1.",
             "{:?}",
             chosen.candidates
+        );
+    }
+
+    #[test]
+    fn a_function_word_does_not_make_a_sentence_about_the_question() {
+        // Written for this test: both lines say when something ships; only the second is about
+        // pallets. The first has the question's "via", which names nothing.
+        let doc = "# Dispatch\n\nParcels ship via courier at 9:00.\n\
+                   Pallets ship by truck at 15:00.\n";
+        let e = page("0000000000000000000000000000000c", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let a = crate::pipeline::query::analyze("When do pallets ship via the depot?", now, &lexicon);
+        let chosen = choose_sentence(&e, &a, &lexicon, None);
+        // With the word lists and WordNet (tests/it/language.rs installs them) "via" is a
+        // function word; without them it counts as any word and the first of equals wins.
+        let known = a.concepts.iter().any(|c| c.function_word);
+        let expected = if known {
+            "Pallets ship by truck at 15:00."
+        } else {
+            "Parcels ship via courier at 9:00."
+        };
+        assert_eq!(chosen.sentence, expected, "{:?}", chosen.candidates);
+        assert_eq!(
+            known,
+            crate::text::wordnet::wordnet().is_some_and(|w| !w.names_a_thing("via"))
+                && crate::text::wordfreq::specificity("via")
+                    .is_some_and(|s| s < crate::pipeline::query::EVERYDAY_BELOW)
         );
     }
 

@@ -76,7 +76,7 @@ pub struct Verdict {
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub absent: Vec<String>,
     /// The question's everyday words no passage of the pool has ("give", "somewhere": the
-    /// asker's phrasing, `Concept::specificity` under `EVERYDAY_BELOW`), for `--explain` only.
+    /// asker's phrasing, `Concept::everyday`), for `--explain` only.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub absent_everyday: Vec<String>,
     /// The pool's words that stood in for question words it lacks ("typefac → font
@@ -181,15 +181,11 @@ impl Model {
 /// absent-modifier test); more are the context of a long question.
 const ABSENT_SUBJECT_WORDS: usize = 2;
 
-/// A word no source has is named as missing when it is at least this specific in the language
-/// at large (`Concept::specificity`, 0.1 for the commonest words to 1 for names and rare
-/// words: the middle of the scale); a commoner one is the asker's phrasing.
-const EVERYDAY_BELOW: f64 = 0.5;
-
-/// Whether a concept's word is everyday in the language (`EVERYDAY_BELOW`): when no source has
-/// it, it is the asker's phrasing rather than a subject the sources lack.
+/// Whether a concept's word is everyday in the language (`Concept::everyday`): when no source
+/// has it, it is the asker's phrasing rather than a subject the sources lack; a word no source
+/// has is named as missing only when it is not.
 fn everyday(c: &Concept) -> bool {
-    c.specificity < EVERYDAY_BELOW
+    c.everyday()
 }
 
 /// Words the answer names as found nowhere, at most.
@@ -262,33 +258,27 @@ fn absent_modifier(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight], ma
 }
 
 /// Whether concept `a` (one the question names and no source has) can say which thing is meant:
-/// a word specific in the language, a name the question writes with a capital, or a noun, verb
-/// or adjective. A common word WordNet lists as none of those is a function word ("onto", "via",
-/// "within": "moving billing onto Postgres" asks about the Postgres the sources have). Without
-/// the word lists or WordNet every word can.
+/// any word but a function word (`Concept::function_word`: "onto", "via", "within": "moving
+/// billing onto Postgres" asks about the Postgres the sources have), and a function word the
+/// question writes with a capital after its first word (a name). Without the word lists or
+/// WordNet every word can.
 fn can_name(analysis: &Analysis, q: &Asked, a: usize) -> bool {
     let Some(c) = analysis.concepts.get(a) else {
         return true;
     };
-    let (Some(wordnet), Some((alt, _))) = (crate::text::wordnet::wordnet(), c.alternatives.first()) else {
+    if !c.function_word {
+        return true;
+    }
+    let Some((alt, _)) = c.alternatives.first() else {
         return true;
     };
-    // Without the word lists every word is specific (`Concept::specificity` 1).
-    if !everyday(c) {
-        return true;
-    }
     let word = as_asked(q, alt);
-    if !word.is_ascii() || word.contains(' ') {
-        return true;
-    }
-    // Written with a capital after the question's first word: a name.
-    let capitalised = analysis
+    analysis
         .question
         .split(|ch: char| !ch.is_alphanumeric())
         .filter(|w| !w.is_empty())
         .skip(1)
-        .any(|w| w.eq_ignore_ascii_case(&word) && w.starts_with(|ch: char| ch.is_ascii_uppercase()));
-    capitalised || wordnet.names_a_thing(&word)
+        .any(|w| w.eq_ignore_ascii_case(&word) && w.starts_with(|ch: char| ch.is_ascii_uppercase()))
 }
 
 /// Whether a concept no source has is a version ("1.32", "v4.2.1"): it says which release is
@@ -469,6 +459,7 @@ mod tests {
     use super::*;
     use crate::config::policy::{Intent, Policies};
     use crate::hit::{EvidenceKind, Hit};
+    use crate::pipeline::query::EVERYDAY_BELOW;
     use crate::pipeline::{dedup, rank::RankContext};
 
     /// The verdict on `hits` for `q`, ranked and clustered as `compose` does.

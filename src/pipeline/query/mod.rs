@@ -112,6 +112,30 @@ pub struct Concept {
     /// for a rare word, a name, a number, or without the word lists; less for an everyday
     /// word. Ranking weighs a concept no source has by it.
     pub specificity: f64,
+    /// The question's word is a function word: an everyday English word WordNet lists as no
+    /// noun, verb or adjective ("per", "via", "onto"). It says how the question's things relate,
+    /// not which things they are, so a sentence is not about the question for having it. False
+    /// without the word lists or WordNet.
+    pub function_word: bool,
+}
+
+/// A word is everyday in the language below this specificity (`Concept::specificity`, 0.1 for
+/// the commonest words to 1 for names and rare words: the middle of the scale).
+pub const EVERYDAY_BELOW: f64 = 0.5;
+
+impl Concept {
+    /// Whether the concept's word is everyday in the language (`EVERYDAY_BELOW`).
+    pub fn everyday(&self) -> bool {
+        self.specificity < EVERYDAY_BELOW
+    }
+}
+
+/// Whether `word` (as the question writes it) is a function word (`Concept::function_word`).
+fn function_word(word: &str, specificity: f64) -> bool {
+    specificity < EVERYDAY_BELOW
+        && word.is_ascii()
+        && !word.contains(' ')
+        && text::wordnet::wordnet().is_some_and(|n| !n.names_a_thing(word))
 }
 
 /// Weight of a synonym or translation against the word itself.
@@ -281,9 +305,11 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                     }
                 }
             }
+            let specificity = text::wordfreq::specificity(w).unwrap_or(1.0);
             Some(Concept {
                 alternatives: alts,
-                specificity: text::wordfreq::specificity(w).unwrap_or(1.0),
+                specificity,
+                function_word: function_word(w, specificity),
             })
         })
         .collect();
@@ -313,6 +339,7 @@ fn with_values(mut concepts: Vec<Concept>, keywords: &[String]) -> Vec<Concept> 
             Concept {
                 alternatives: vec![(words, 1.0), (vec![v.term()], 1.0)],
                 specificity: 1.0,
+                function_word: false,
             },
         );
     }
