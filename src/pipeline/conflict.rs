@@ -179,8 +179,38 @@ const CANDIDATES_SHOWN: usize = 3;
 pub const PASSAGE_CHARS: usize = 600;
 
 /// Whether `sent` states a value of the kind asked for.
-fn holds(sent: &str, focus: Option<ValueKind>) -> bool {
-    focus.is_some_and(|k| values::extract(sent).iter().any(|v| v.kind == k))
+/// With `relative`, a duration that says when relative to an event holds a date
+/// (`relative_time`).
+fn holds(sent: &str, focus: Option<ValueKind>, relative: bool) -> bool {
+    focus.is_some_and(|k| {
+        values::extract(sent)
+            .iter()
+            .any(|v| v.kind == k || (relative && k == ValueKind::Date && relative_time(sent, v)))
+    })
+}
+
+/// Words that make the duration after them a time relative to an event ("within 5 business
+/// days", "in two weeks"), and that make the one before them so in Japanese ("5営業日以内",
+/// "3日前まで"): a closed class of prepositions and postpositions of time.
+const RELATIVE_BEFORE: &[&str] = &["within", "in", "after", "before", "than"];
+const RELATIVE_AFTER: &[&str] = &[
+    "以内", "以降", "前", "後", "まで", "before", "after", "later", "earlier",
+];
+
+/// Whether value `v` of `sent` is a duration that says when, relative to something: it answers a
+/// question for a date ("when must the review be written?", "what is the deadline?") as a date
+/// would.
+fn relative_time(sent: &str, v: &values::Value) -> bool {
+    if v.kind != ValueKind::Duration {
+        return false;
+    }
+    let before = sent[..v.start].trim_end().to_lowercase();
+    let after = sent[v.end..].trim_start().to_lowercase();
+    let word_before = before.rsplit(|c: char| !c.is_alphanumeric()).next().unwrap_or("");
+    RELATIVE_BEFORE.contains(&word_before)
+        || RELATIVE_AFTER
+            .iter()
+            .any(|w| after.starts_with(w) && (!w.is_ascii() || !after[w.len()..].starts_with(char::is_alphanumeric)))
 }
 
 /// A list answer gives at most this many items.
@@ -347,8 +377,12 @@ pub fn choose_among(
     people: &[String],
 ) -> Chosen {
     let asks_person = analysis.asks(&[AnswerType::Person]);
+    // A question whose grammar asks when ("when must …", "what is the deadline", 「いつまでに」)
+    // is answered by a time relative to an event ("within 5 business days"); one that only
+    // mentions a time, or reads as temporal, is not answered by any duration.
+    let relative = analysis.asks(&[AnswerType::Date]);
     let holds = |sent: &str, focus: Option<ValueKind>| {
-        holds(sent, focus) || (asks_person && named_person(sent, people).is_some())
+        holds(sent, focus, relative) || (asks_person && named_person(sent, people).is_some())
     };
     let text = &e.hit.text;
     let (from, to, mut open) = reading_window(text, e.passage);
@@ -959,6 +993,22 @@ mod tests {
             "{:?}",
             chosen.candidates
         );
+    }
+
+    #[test]
+    fn a_duration_relative_to_an_event_says_when() {
+        // Sentences written for this test.
+        let date = Some(ValueKind::Date);
+        assert!(holds("File the claim within 10 business days.", date, true));
+        assert!(holds("The badge expires 30 days after your last visit.", date, true));
+        assert!(holds("申請は購入から14日以内に行うこと。", date, true));
+        assert!(holds("The venue is booked for March 3.", date, true));
+        assert!(!holds("The workshop lasts 3 days.", date, true));
+        assert!(!holds("研修は3日間です。", date, true));
+        assert!(holds("The workshop lasts 3 days.", Some(ValueKind::Duration), true));
+        // Unless the question's grammar asks when, a duration is no date.
+        assert!(!holds("File the claim within 10 business days.", date, false));
+        assert!(holds("The venue is booked for March 3.", date, false));
     }
 
     #[test]

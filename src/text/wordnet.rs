@@ -6,6 +6,10 @@
 //! Two words are synonyms when they share a synset among the first senses of both ("typeface"
 //! and "font", "closure" and "closing"). Only the first senses count: WordNet lists every rare
 //! sense a word has, and "hold" shares a sense with "keep" only far down its list.
+//!
+//! `wordnet/nouns.tsv` (optional: installs before its format 3 lack it) gives each noun synset
+//! its lemmas and hypernyms, so that `kind_of` can tell what kind of thing a noun names: a
+//! "deadline" is a point in time, a "fee" a cost, an "owner" a person.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -27,7 +31,14 @@ const ADVERB: u64 = 3;
 /// senses in its part of speech.
 pub struct WordNet {
     words: FxHashMap<String, Vec<(Synset, bool)>>,
+    /// Per noun synset (its offset), the offsets of its hypernyms (`nouns.tsv`).
+    hypernyms: FxHashMap<u32, Box<[u32]>>,
+    /// Per noun lemma as `nouns.tsv` writes it ("point_in_time"), its synsets' offsets.
+    noun_lemmas: FxHashMap<String, Vec<u32>>,
 }
+
+/// Hypernyms `kind_of` visits at most: WordNet's noun hierarchy is under twenty levels deep.
+const ANCESTORS_VISITED: usize = 128;
 
 static NAMES: crate::util::data::Names = crate::util::data::Names {
     title: "English synonyms",
@@ -58,16 +69,53 @@ pub fn wordnet() -> Option<&'static WordNet> {
     STATE.0.as_ref()
 }
 
-/// Reads `words.tsv` in `dir`. A malformed line is an error naming it.
+/// Reads `words.tsv` in `dir`, and `nouns.tsv` when it is there. A malformed line is an error
+/// naming it.
 pub fn load(dir: &Path) -> Result<WordNet, String> {
     let path = dir.join("words.tsv");
     let text = crate::util::fs::read_regular(&path, 64 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
-    parse(&text).map_err(|line| {
+    let mut wordnet = parse(&text).map_err(|line| {
         format!(
             "{} line {line}: expected a word, a tab and its synsets (n123, v456, ...)",
             path.display()
         )
-    })
+    })?;
+    let path = dir.join("nouns.tsv");
+    if path.exists() {
+        let text = crate::util::fs::read_regular(&path, 64 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
+        parse_nouns(&text, &mut wordnet).map_err(|line| {
+            format!(
+                "{} line {line}: expected a synset offset, a tab, its lemmas, a tab and its hypernyms' offsets",
+                path.display()
+            )
+        })?;
+    }
+    Ok(wordnet)
+}
+
+/// Parses the lines of `nouns.tsv` into `wordnet`; a malformed line is an error with its number.
+fn parse_nouns(text: &str, wordnet: &mut WordNet) -> Result<(), usize> {
+    for (i, line) in text.lines().enumerate() {
+        let mut fields = line.split('\t');
+        let (Some(offset), Some(lemmas), Some(hypernyms), None) =
+            (fields.next(), fields.next(), fields.next(), fields.next())
+        else {
+            return Err(i + 1);
+        };
+        let offset: u32 = offset.parse().map_err(|_| i + 1)?;
+        let hypernyms = hypernyms
+            .split_whitespace()
+            .map(|h| h.parse::<u32>().map_err(|_| i + 1))
+            .collect::<Result<Box<[u32]>, usize>>()?;
+        if lemmas.trim().is_empty() {
+            return Err(i + 1);
+        }
+        for lemma in lemmas.split_whitespace() {
+            wordnet.noun_lemmas.entry(lemma.to_string()).or_default().push(offset);
+        }
+        wordnet.hypernyms.insert(offset, hypernyms);
+    }
+    Ok(())
 }
 
 /// Parses the lines of `words.tsv`; a malformed line is an error with its number.
@@ -95,7 +143,11 @@ fn parse(text: &str) -> Result<WordNet, usize> {
         }
         words.insert(word.to_string(), senses);
     }
-    Ok(WordNet { words })
+    Ok(WordNet {
+        words,
+        hypernyms: FxHashMap::default(),
+        noun_lemmas: FxHashMap::default(),
+    })
 }
 
 /// WordNet's rules for the base form of an inflected word (its "morphy" detachments): noun
@@ -168,6 +220,38 @@ impl WordNet {
         !self.lemmas(word).is_empty()
     }
 
+    /// Which of `classes` (noun lemmas as `nouns.tsv` writes them: "point_in_time", "person")
+    /// the first noun sense of `word` (as written or by a base form) is a kind of: the class
+    /// whose synset is nearest above it in WordNet's hypernyms, or the sense itself. `None` when
+    /// it is none of them, is no noun, or without `nouns.tsv`. Only the most frequent sense
+    /// counts: "time" is first an occasion, and a period only second.
+    pub fn kind_of<'c>(&self, word: &str, classes: &[&'c str]) -> Option<&'c str> {
+        if self.hypernyms.is_empty() {
+            return None;
+        }
+        let first = self
+            .lemmas(word)
+            .iter()
+            .find_map(|senses| senses.iter().find(|(s, _)| s >> 40 == 0).map(|(s, _)| *s as u32))?;
+        let targets: Vec<(&'c str, &[u32])> = classes
+            .iter()
+            .filter_map(|c| self.noun_lemmas.get(*c).map(|s| (*c, s.as_slice())))
+            .collect();
+        let mut queue = std::collections::VecDeque::from([first]);
+        let mut seen: Vec<u32> = Vec::new();
+        while let Some(synset) = queue.pop_front() {
+            if seen.contains(&synset) || seen.len() >= ANCESTORS_VISITED {
+                continue;
+            }
+            seen.push(synset);
+            if let Some((class, _)) = targets.iter().find(|(_, s)| s.contains(&synset)) {
+                return Some(class);
+            }
+            queue.extend(self.hypernyms.get(&synset).into_iter().flat_map(|h| h.iter().copied()));
+        }
+        None
+    }
+
     /// Whether the word (as written or by a base form) is a noun, a verb or an adjective: a word
     /// that can say which thing is meant. Prepositions and other function words ("onto", "via",
     /// "among") are not in WordNet, and the ones it lists are adverbs only ("within", "across").
@@ -224,6 +308,38 @@ mod tests {
         assert!(w.names_a_thing("legacy") && w.names_a_thing("new") && w.names_a_thing("closed"));
         assert!(!w.names_a_thing("within"), "an adverb only");
         assert!(!w.names_a_thing("onto"), "not in WordNet: a function word");
+    }
+
+    #[test]
+    fn a_noun_is_a_kind_of_the_classes_above_its_first_sense() {
+        // Made-up offsets: a deadline is a point in time, a measure; a tab (first sense) is a bill
+        // (a cost); its second sense is a strip (an artifact).
+        let mut w = of("deadline\tn10\ntab\tn20 n30\n");
+        assert_eq!(w.kind_of("deadline", &["point_in_time"]), None, "without nouns.tsv");
+        parse_nouns(
+            "1\tmeasure quantity\t\n2\tpoint point_in_time\t1\n10\tdeadline\t2\n\
+             3\tcost\t1\n20\tbill tab\t3\n30\tstrip tab\t4\n4\tartifact\t\n",
+            &mut w,
+        )
+        .unwrap();
+        assert_eq!(w.kind_of("deadline", &["cost", "point_in_time"]), Some("point_in_time"));
+        assert_eq!(
+            w.kind_of("deadlines", &["measure"]),
+            Some("measure"),
+            "base form, any level up"
+        );
+        assert_eq!(w.kind_of("tab", &["point_in_time", "cost"]), Some("cost"));
+        assert_eq!(w.kind_of("tab", &["artifact"]), None, "the second sense does not count");
+        assert_eq!(w.kind_of("deadline", &["nothing_listed"]), None);
+        assert_eq!(w.kind_of("submarine", &["measure"]), None);
+        // The nearest class wins.
+        assert_eq!(
+            w.kind_of("deadline", &["measure", "point_in_time"]),
+            Some("point_in_time")
+        );
+        assert_eq!(parse_nouns("10\tdeadline\n", &mut w), Err(1));
+        assert_eq!(parse_nouns("10\tdeadline\t2\nx\tdue\t\n", &mut w), Err(2));
+        assert_eq!(parse_nouns("11\t \t2\n", &mut w), Err(1));
     }
 
     #[test]

@@ -7,6 +7,8 @@
 
 use serde::Serialize;
 
+use crate::text::values::ValueKind;
+
 /// The kind of answer a question asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
@@ -74,12 +76,47 @@ impl std::fmt::Display for AnswerType {
 pub struct Typed {
     pub kind: AnswerType,
     pub because: String,
+    /// The kind of value asked for, where the question's noun names it ("what is the fee":
+    /// an amount of money, not any measure).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub value: Option<ValueKind>,
 }
 
 fn typed(kind: AnswerType, because: impl Into<String>) -> Option<Typed> {
     Some(Typed {
         kind,
         because: because.into(),
+        value: None,
+    })
+}
+
+/// Kinds of thing in WordNet's noun hierarchy (lemmas of its synsets) that are values, with the
+/// answer a question for one asks for: "what is the deadline" asks for a date as "when" does,
+/// "what is the fee" for an amount of money, "what is the latency" for a duration. A period
+/// WordNet calls a `time_period` ("stage", "phase", "season") is not among them: "what stage
+/// is it at" asks which one, not how long.
+const VALUE_CLASSES: &[(&str, AnswerType, ValueKind)] = &[
+    ("point_in_time", AnswerType::Date, ValueKind::Date),
+    ("time_unit", AnswerType::Date, ValueKind::Date),
+    ("time_interval", AnswerType::Duration, ValueKind::Duration),
+    ("monetary_value", AnswerType::Amount, ValueKind::Money),
+    ("cost", AnswerType::Amount, ValueKind::Money),
+    ("money", AnswerType::Amount, ValueKind::Money),
+    ("proportion", AnswerType::Percent, ValueKind::Percent),
+];
+
+/// The value the noun `head` names by its kind in WordNet (`VALUE_CLASSES`), for a question
+/// that asks for it with `wh`; `None` without WordNet's nouns.
+fn value_noun(wh: &str, head: &str) -> Option<Typed> {
+    let wordnet = crate::text::wordnet::wordnet()?;
+    let classes: Vec<&str> = VALUE_CLASSES.iter().map(|(c, _, _)| *c).collect();
+    let class = wordnet.kind_of(head, &classes)?;
+    let (_, kind, value) = VALUE_CLASSES.iter().find(|(c, _, _)| *c == class)?;
+    Some(Typed {
+        kind: *kind,
+        because: format!("\u{201c}{wh} … {head}\u{201d} (WordNet: a {})", class.replace('_', " ")),
+        value: Some(*value),
     })
 }
 
@@ -387,6 +424,10 @@ fn english(q: &str) -> Option<Typed> {
                 };
                 return typed(AnswerType::List, why);
             }
+            // "What is the deadline for …", "which fee …": the noun names the value asked for.
+            if let Some(t) = value_noun(wh, head) {
+                return Some(t);
+            }
             typed(AnswerType::Definition, quote(wh))
         }
     }
@@ -537,6 +578,7 @@ pub fn answer_type(q: &str, tool: bool, document: bool) -> Option<Typed> {
         Some(Typed {
             kind: AnswerType::Place | AnswerType::Definition,
             because,
+            ..
         }) if document => typed(AnswerType::Document, format!("{because}, of a document")),
         t => t,
     }
@@ -549,6 +591,41 @@ mod tests {
 
     fn of(q: &str) -> Option<AnswerType> {
         answer_type(&normalize(q), false, false).map(|t| t.kind)
+    }
+
+    #[test]
+    fn a_noun_that_names_a_value_types_the_question() {
+        use AnswerType::*;
+        // Written for this test. With WordNet's nouns (tests/it/language.rs installs them) the
+        // noun after "what is the" says what kind of value is asked for; without them it is a
+        // definition question.
+        let nouns =
+            crate::text::wordnet::wordnet().is_some_and(|w| w.kind_of("deadline", &["point_in_time"]).is_some());
+        for (q, t, v) in [
+            ("What is the deadline for the grant report?", Date, ValueKind::Date),
+            ("What's the entry fee for the hackathon?", Amount, ValueKind::Money),
+            (
+                "What is the typical latency of the EU mirror?",
+                Duration,
+                ValueKind::Duration,
+            ),
+            (
+                "What was the percentage of reopened tickets?",
+                Percent,
+                ValueKind::Percent,
+            ),
+        ] {
+            let typed = answer_type(&normalize(q), false, false).unwrap();
+            if nouns {
+                assert_eq!((typed.kind, typed.value), (t, Some(v)), "{q}");
+                assert!(typed.because.contains("WordNet"), "{q}: {}", typed.because);
+            } else {
+                assert_eq!(typed.kind, Definition, "{q}");
+            }
+        }
+        // A stage is a period in WordNet, but "what stage" asks which one.
+        assert_eq!(of("What is the stage of the audit?"), Some(Definition));
+        assert_eq!(of("What is the plan for the audit?"), Some(Definition));
     }
 
     #[test]

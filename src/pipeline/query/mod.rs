@@ -499,6 +499,7 @@ pub fn analyze_question(
         // The grammar names a value where no cue did ("what day", "何日間"). Not a count: nearly
         // every sentence holds some number, so "a number" would not tell evidence apart.
         a.focus = a.answer_type.as_ref().and_then(|t| match t.kind {
+            _ if t.value.is_some() => t.value,
             AnswerType::Date => Some(ValueKind::Date),
             AnswerType::Duration => Some(ValueKind::Duration),
             AnswerType::Percent => Some(ValueKind::Percent),
