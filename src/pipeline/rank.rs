@@ -423,9 +423,9 @@ pub fn rank(hits: Vec<Hit>, cx: &RankContext) -> Vec<Evidence> {
     rank_top(hits, cx, usize::MAX)
 }
 
-/// Words of the question the pool lacks find the pool's words at least this Jaro-Winkler-similar
-/// (typos and name variants: "Postgress", "Kubernets"); lower lets unrelated words of the same
-/// shape in.
+/// Words of the question the pool lacks, and that the language's word lists do not know, find
+/// the pool's words at least this Jaro-Winkler-similar (typos and name variants: "Postgress",
+/// "Kubernets"); lower lets unrelated words of the same shape in.
 const FUZZY_MIN_SIMILARITY: f64 = 0.92;
 /// Shorter words are too short to tell a typo from another word.
 const FUZZY_MIN_LEN: usize = 4;
@@ -564,9 +564,20 @@ impl Counted {
         // Latin words of the question that the pool lacks may be typos or name variants: their
         // stand-ins are the pool's words close to them, counted in a second pass.
         let latin = |t: &str| t.len() >= FUZZY_MIN_LEN && t.is_ascii();
+        // A question word the language's word lists know (`Concept::specificity` under 1) is
+        // spelt as meant: a pool word of its shape is another word ("charities" and "charts").
+        // Slips of a listed word are put right before (`text::spell`).
+        let listed: FxHashSet<&str> = cx
+            .analysis
+            .concepts
+            .iter()
+            .filter(|c| c.specificity < 1.0)
+            .filter_map(|c| c.alternatives.first())
+            .flat_map(|(alt, _)| alt.iter().map(String::as_str))
+            .collect();
         let missing: Vec<String> = terms
             .iter()
-            .filter(|(t, id)| df[**id as usize] == 0 && latin(t))
+            .filter(|(t, id)| df[**id as usize] == 0 && latin(t) && !listed.contains(t.as_str()))
             .map(|(t, _)| t.clone())
             .collect();
         let mut fuzzy_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
@@ -1596,6 +1607,31 @@ mod tests {
         );
         assert_eq!(r.len(), 1);
         assert!(r[0].coverage > 0.8, "{}", r[0].coverage);
+    }
+
+    #[test]
+    fn a_word_the_language_lists_has_no_spelling_stand_in() {
+        // Written for this test: "cartoons" is a word of English, not a slip of "cartons".
+        let r = ranked(
+            "cartoons for the reading corner",
+            Intent::Factual,
+            vec![hit(
+                "slack",
+                "h/1",
+                EvidenceKind::Chat,
+                "The cartons for the reading corner arrived",
+                "2026-10-07",
+            )],
+        );
+        let listed = crate::text::wordfreq::specificity("cartoons").is_some_and(|s| s < 1.0);
+        // With the word lists (tests/it/language.rs installs them) only "reading corner"
+        // matches; without them "cartoons" is read as a slip of "cartons" too.
+        assert_eq!(r.len(), 1);
+        if listed {
+            assert!(r[0].coverage < 0.8, "{}", r[0].coverage);
+        } else {
+            assert!(r[0].coverage > 0.8, "{}", r[0].coverage);
+        }
     }
 
     #[test]
