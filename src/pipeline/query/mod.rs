@@ -146,14 +146,17 @@ const MAX_EXPANSIONS: usize = 24;
 pub const TRANSLATION_WEIGHT: f64 = 0.9;
 
 /// JMdict's translations of each word and of each pair of adjacent English words that is an
-/// entry's gloss ("mass production" -> 量産): the pair's translations count for both words. A
-/// word written in the other language's script inside the question (the "Pro" of a Japanese
-/// question, a Japanese name in an English one) is a name or a term, carried as it is, and not
-/// looked up; so is an abbreviation written in capitals (`abbreviations`).
+/// entry's gloss ("mass production" -> 量産), or of two Japanese words written together in the
+/// question (`normalized`) that are one entry (ノート + PC -> ノートPC, "laptop"): the pair's
+/// translations count for both words. A word written in the other language's script inside the
+/// question (the "Pro" of a Japanese question, a Japanese name in an English one) is a name or a
+/// term, carried as it is, and not looked up alone; so is an abbreviation written in capitals
+/// (`abbreviations`).
 fn translations(
     words: &[String],
     lang: Lang,
     abbreviations: &[String],
+    normalized: &str,
 ) -> Vec<(String, Vec<crate::text::jmdict::Translation>)> {
     let Some(d) = text::jmdict::dictionary() else {
         return Vec::new();
@@ -183,14 +186,24 @@ fn translations(
     let mut in_pair = vec![false; words.len()];
     for i in 1..words.len() {
         let (a, b) = (&words[i - 1], &words[i]);
-        if !a.is_ascii() || !b.is_ascii() || lang == Lang::Ja || abbreviations.iter().any(|x| x == a || x == b) {
-            continue;
-        }
-        let pair = d.to_japanese(&format!("{a} {b}"));
+        let (pair, joined) = if lang == Lang::Ja {
+            // Written together, and Japanese at least in part: one word the tokenizer cut.
+            let joined = format!("{a}{b}");
+            if !(text::is_japanese(a) || text::is_japanese(b)) || !normalized.contains(&joined) {
+                continue;
+            }
+            (d.to_english(&joined), joined)
+        } else {
+            if !a.is_ascii() || !b.is_ascii() || abbreviations.iter().any(|x| x == a || x == b) {
+                continue;
+            }
+            let joined = format!("{a} {b}");
+            (d.to_japanese(&joined), joined)
+        };
         if pair.is_empty() {
             continue;
         }
-        out.push((format!("{a} {b}"), pair.clone()));
+        out.push((joined, pair.clone()));
         // A pair that is an entry ("shut down", "mass production") means what the entry says,
         // not what its words say apart ("down" is no 綿毛 there): its translations replace theirs.
         for k in [i - 1, i] {
@@ -253,7 +266,7 @@ fn abbreviations(question: &str) -> Vec<String> {
 
 fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<crate::text::jmdict::Translation>)>) {
     let words = split_compounds(&a.keywords, lexicon);
-    let translated = translations(&words, a.lang, &abbreviations(&a.question));
+    let translated = translations(&words, a.lang, &abbreviations(&a.question), &a.normalized);
     let mut groups: Vec<Vec<String>> = Vec::new();
     let concepts = words
         .iter()
@@ -1016,6 +1029,26 @@ mod tests {
         };
         assert!(t.text.ends_with("rate") && t.text.contains(' '), "{t:?}");
         assert!(t.weight < crate::text::jmdict::BEST_WEIGHT, "{t:?}");
+    }
+
+    #[test]
+    fn japanese_words_written_together_are_looked_up_as_one() {
+        let Some(d) = text::jmdict::dictionary() else {
+            return; // without JMdict there is nothing to translate with (tests/it/language.rs installs it)
+        };
+        if !crate::text::morph::available() || d.to_english("cmソング").is_empty() {
+            return;
+        }
+        let jingle = |q: &str| {
+            analyze(q, now(), &lexicon())
+                .concepts
+                .iter()
+                .flat_map(|c| c.alternatives.iter())
+                .any(|(alt, _)| alt.iter().any(|t| t.starts_with("jingl")))
+        };
+        // Written for this test: CM and ソング are one entry ("advertising jingle") only together.
+        assert!(jingle("新しいCMソングの予算は？"));
+        assert!(!jingle("CMの予算とソングの候補は？"));
     }
 
     #[test]
