@@ -93,8 +93,8 @@ def clean(text):
 
 MAX_GLOSS_WORDS = 3
 # What sagasu can use of a word's translations (src/text/jmdict.rs: MAX_TRANSLATIONS and
-# RELATIVE_FLOOR): the best three, each within 65% of the best. Nothing else is written.
-KEEP = 3
+# RELATIVE_FLOOR): the best four, each within 65% of the best. Nothing else is written.
+KEEP = 4
 FLOOR = 0.65
 
 
@@ -114,9 +114,11 @@ def gloss_key(gloss, keep_to=False):
 
 
 def choice_score(common, sense, gloss):
-    """How good a translation the gloss-th gloss of the sense-th sense is (1.0 at best)."""
+    """How good a translation the gloss-th gloss of the sense-th sense is (1.0 at best). A later
+    sense falls below FLOOR (it is another meaning); the first sense's first three glosses stay
+    within it (最初: "beginning", "outset", "first"), a fourth does not."""
     base = {2: 1.0, 1: 0.8}.get(common, 0.6)
-    return base / (1.0 + 0.6 * sense) / (1.0 + 0.35 * gloss)
+    return base / (1.0 + 0.6 * sense) / (1.0 + 0.2 * gloss)
 
 
 def write_table(path, table):
