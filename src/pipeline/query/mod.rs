@@ -422,16 +422,9 @@ const DURATION_CUES: &[&str] = &[
     "以内",
     "何日間",
 ];
-const DATE_CUES: &[&str] = &[
-    "when",
-    "what date",
-    "which day",
-    "date",
-    "いつ",
-    "何月何日",
-    "日付",
-    "何日に",
-];
+/// Words that ask for a date wherever they stand. "When" is not one: it opens clauses too ("what
+/// happens when …"); the grammar (`answer_type`) reads it where it opens the question.
+const DATE_CUES: &[&str] = &["what date", "which day", "date", "いつ", "何月何日", "日付", "何日に"];
 const PERCENT_CUES: &[&str] = &["percent", "percentage", "rate", "%", "割合", "率"];
 
 /// The kind of value a question (`text::normalize`d) asks for, if it asks for one.
@@ -775,6 +768,17 @@ mod tests {
             Some(ValueKind::Date)
         );
         assert_eq!(focus(&text::normalize("Who owns billing?"), Intent::Person), None);
+        // "When" opening a clause inside the question is no cue: the grammar (`answer_type`)
+        // asks for a date only when "when" opens the main clause.
+        assert_eq!(
+            focus(
+                &text::normalize("What happens when the print queue is full?"),
+                Intent::Factual
+            ),
+            None
+        );
+        let t = answer_type(&text::normalize("When does the print queue drain?"), false, false);
+        assert_eq!(t.map(|t| t.kind), Some(AnswerType::Date));
     }
 
     fn now() -> DateTime<Utc> {
