@@ -249,7 +249,7 @@ fn absent_modifier(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight], ma
     order.windows(2).any(|w| match (w[0], w[1]) {
         ((Some(a), _, end), (Some(b), start, _)) if a != b && direct(end, start) => {
             weights.get(a).is_some_and(|x| !x.in_pool)
-                && can_name(analysis, q, a)
+                && can_name(analysis, a)
                 && weights.get(b).is_some_and(|x| x.in_pool)
                 && matches.get(b).is_some_and(|m| *m >= MATCHED_AT)
         }
@@ -259,26 +259,10 @@ fn absent_modifier(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight], ma
 
 /// Whether concept `a` (one the question names and no source has) can say which thing is meant:
 /// any word but a function word (`Concept::function_word`: "onto", "via", "within": "moving
-/// billing onto Postgres" asks about the Postgres the sources have), and a function word the
-/// question writes with a capital after its first word (a name). Without the word lists or
-/// WordNet every word can.
-fn can_name(analysis: &Analysis, q: &Asked, a: usize) -> bool {
-    let Some(c) = analysis.concepts.get(a) else {
-        return true;
-    };
-    if !c.function_word {
-        return true;
-    }
-    let Some((alt, _)) = c.alternatives.first() else {
-        return true;
-    };
-    let word = as_asked(q, alt);
-    analysis
-        .question
-        .split(|ch: char| !ch.is_alphanumeric())
-        .filter(|w| !w.is_empty())
-        .skip(1)
-        .any(|w| w.eq_ignore_ascii_case(&word) && w.starts_with(|ch: char| ch.is_ascii_uppercase()))
+/// billing onto Postgres" asks about the Postgres the sources have). A name is never one (its
+/// specificity is 1). Without the word lists or WordNet every word can.
+fn can_name(analysis: &Analysis, a: usize) -> bool {
+    analysis.concepts.get(a).is_none_or(|c| !c.function_word)
 }
 
 /// Whether a concept no source has is a version ("1.32", "v4.2.1"): it says which release is

@@ -31,6 +31,9 @@ pub enum LoadError {
 pub struct Analyser {
     tokenizer: Tokenizer,
     classes: Vec<Class>,
+    /// Per left connection id, whether it is a proper noun's (名詞,固有名詞: a place, a person,
+    /// an organisation).
+    proper: Vec<bool>,
 }
 
 /// How messages name the dictionary.
@@ -101,13 +104,21 @@ pub fn with_bigrams<R>(f: impl FnOnce() -> R) -> R {
 /// compiled from the sources first when it is missing, older than `lex.csv` or unreadable.
 /// Returns the analyser and whether the dictionary was compiled now.
 pub fn load(dir: &Path) -> Result<(Analyser, bool), LoadError> {
-    let classes = read_classes(&dir.join("left-id.def"))?;
+    let (classes, proper) = read_classes(&dir.join("left-id.def"))?.into_iter().unzip();
     let (tokenizer, compiled) = load_tokenizer(dir)?;
-    Ok((Analyser { tokenizer, classes }, compiled))
+    Ok((
+        Analyser {
+            tokenizer,
+            classes,
+            proper,
+        },
+        compiled,
+    ))
 }
 
-/// Each left connection id's word class, from IPADIC's `left-id.def` ("id pos,sub,...").
-fn read_classes(path: &Path) -> Result<Vec<Class>, LoadError> {
+/// Each left connection id's word class and whether it is a proper noun's, from IPADIC's
+/// `left-id.def` ("id pos,sub,...").
+fn read_classes(path: &Path) -> Result<Vec<(Class, bool)>, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
@@ -129,7 +140,8 @@ fn read_classes(path: &Path) -> Result<Vec<Class>, LoadError> {
             return Err(bad(format!("expected id {}, found {id}", classes.len())));
         }
         let mut f = feature.split(',');
-        classes.push(class_of(f.next().unwrap_or(""), f.next().unwrap_or("")));
+        let (pos, sub) = (f.next().unwrap_or(""), f.next().unwrap_or(""));
+        classes.push((class_of(pos, sub), pos == "名詞" && sub == "固有名詞"));
     }
     if classes.is_empty() {
         return Err(LoadError::Format {
@@ -257,6 +269,8 @@ pub struct Morpheme {
     pub start: usize,
     pub end: usize,
     pub class: Class,
+    /// A proper noun (名詞,固有名詞): a place, a person, an organisation.
+    pub proper: bool,
     /// The dictionary (base) form for inflecting words, else the surface.
     pub base: String,
 }
@@ -294,6 +308,17 @@ thread_local! {
     static WORKER: RefCell<Option<vibrato::tokenizer::worker::Worker<'static>>> = const { RefCell::new(None) };
 }
 
+/// Whether a Japanese word is a name: IPADIC reads it as nouns, one of them a proper noun
+/// (福岡, 韓国, 田中). `None` without a dictionary.
+pub fn proper_noun(word: &str) -> Option<bool> {
+    let m = analyse(word)?;
+    Some(
+        !m.is_empty()
+            && m.iter().all(|m| m.class == Class::Noun || m.class == Class::Suffix)
+            && m.iter().any(|m| m.proper),
+    )
+}
+
 /// The morphemes of `text` (Japanese; no spaces needed), or `None` without a dictionary.
 pub fn analyse(text: &str) -> Option<Vec<Morpheme>> {
     let analyser = analyser()?;
@@ -304,15 +329,13 @@ pub fn analyse(text: &str) -> Option<Vec<Morpheme>> {
         for t in worker.token_iter() {
             let range = t.range_byte();
             let base = t.feature();
-            let class = analyser
-                .classes
-                .get(usize::from(t.left_id()))
-                .copied()
-                .unwrap_or(Class::Function);
+            let id = usize::from(t.left_id());
+            let class = analyser.classes.get(id).copied().unwrap_or(Class::Function);
             out.push(Morpheme {
                 start: range.start,
                 end: range.end,
                 class,
+                proper: analyser.proper.get(id).copied().unwrap_or(false),
                 base: if base == "*" || base.is_empty() {
                     t.surface()
                 } else {

@@ -130,6 +130,24 @@ impl Concept {
     }
 }
 
+/// Whether a keyword of the question is a name: a Japanese proper noun (IPADIC's 固有名詞:
+/// 福岡, 韓国), or an English word the question writes with a capital after its first word
+/// (Osaka, Pro), unless it capitalises most of its words (a title, or shouting). Without IPADIC
+/// a Japanese word is not read as one.
+fn is_name(word: &str, question: &str) -> bool {
+    if text::is_japanese(word) {
+        return text::morph::proper_noun(word).unwrap_or(false);
+    }
+    let later: Vec<&str> = question
+        .split(|ch: char| !ch.is_alphanumeric())
+        .filter(|w| !w.is_empty() && !text::is_japanese(w))
+        .skip(1)
+        .collect();
+    let capital = |w: &&str| w.starts_with(|ch: char| ch.is_uppercase());
+    later.iter().filter(|w| capital(w)).count() * 2 <= later.len()
+        && later.iter().any(|w| w.eq_ignore_ascii_case(word) && capital(w))
+}
+
 /// Whether `word` (as the question writes it) is a function word (`Concept::function_word`).
 fn function_word(word: &str, specificity: f64) -> bool {
     specificity < EVERYDAY_BELOW
@@ -318,7 +336,12 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                     }
                 }
             }
-            let specificity = text::wordfreq::specificity(w).unwrap_or(1.0);
+            // A name is never the asker's phrasing, however often the language uses it.
+            let specificity = if is_name(w, &a.question) {
+                1.0
+            } else {
+                text::wordfreq::specificity(w).unwrap_or(1.0)
+            };
             Some(Concept {
                 alternatives: alts,
                 specificity,
@@ -1053,6 +1076,29 @@ mod tests {
         // Written for this test: CM and ソング are one entry ("advertising jingle") only together.
         assert!(jingle("新しいCMソングの予算は？"));
         assert!(!jingle("CMの予算とソングの候補は？"));
+    }
+
+    #[test]
+    fn a_name_is_as_specific_as_can_be() {
+        // Written for this test. "London" is common in English, but a name: never the asker's
+        // phrasing. Lower-cased it is read as any word.
+        let spec = |q: &str, w: &str| {
+            analyze(q, now(), &lexicon())
+                .concepts
+                .iter()
+                .find(|c| c.alternatives[0].0 == [w])
+                .map(|c| c.specificity)
+        };
+        assert_eq!(spec("When does the London office open?", "london"), Some(1.0));
+        let lower = crate::text::wordfreq::specificity("london").unwrap_or(1.0);
+        assert_eq!(spec("when does the london office open?", "london"), Some(lower));
+        // A question in title case names nothing by its capitals.
+        assert_eq!(spec("When Does The London Office Open?", "london"), Some(lower));
+        if crate::text::morph::available() {
+            assert_eq!(crate::text::morph::proper_noun("東京"), Some(true));
+            assert_eq!(crate::text::morph::proper_noun("拠点"), Some(false));
+            assert_eq!(spec("東京の拠点はいつ開く？", "東京"), Some(1.0));
+        }
     }
 
     #[test]
