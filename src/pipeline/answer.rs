@@ -753,6 +753,21 @@ fn write_answer(
     // same words (the same standup line on another day, a copy the clustering kept apart)
     // adds nothing, and its place goes to evidence further down.
     let mut said = vec![dedup::shingles(&claims[lead_idx].statement)];
+    // A reply in the lead's thread that speaks of part of the question the lead leaves out
+    // ("Mitigated: rolled back …" under "SEV2: … since 03:05 UTC", asked when it started and
+    // what was done) tells the rest of one story.
+    let lead_thread = clusters[lead_idx].rep().hit.thread.as_deref();
+    let lead_covers = rank::which_concepts(&claims[lead_idx].statement, input.analysis);
+    let continues = |i: usize, c: &Cluster| {
+        lead_thread.is_some()
+            && c.rep().hit.thread.as_deref() == lead_thread
+            && c.rep().hit.source == clusters[lead_idx].rep().hit.source
+            && rank::which_concepts(&claims[i].statement, input.analysis)
+                .iter()
+                .zip(&lead_covers)
+                .zip(&input.analysis.concepts)
+                .any(|((has, lead_has), concept)| *has && !lead_has && !concept.function_word && !concept.everyday())
+    };
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
             continue;
@@ -768,7 +783,9 @@ fn write_answer(
             && (lead_value.is_some() && value_in(i) == lead_value || is_counterpart());
         // Evidence that states the lead's value takes no other side of a disagreement.
         let silent = side.is_none();
-        if (close && agrees || corroborates && (agrees || silent)) && !claims[i].standing.is_empty() {
+        if (close && agrees || corroborates && (agrees || silent) || agrees && continues(i, c))
+            && !claims[i].standing.is_empty()
+        {
             let words = dedup::shingles(&claims[i].statement);
             if said.iter().any(|s| dedup::jaccard(s, &words) >= dedup::SIMILARITY) {
                 continue;
@@ -1471,6 +1488,61 @@ mod tests {
         let prose = &r.answer[..r.statement_end];
         assert_eq!(prose.matches("glazing tiles").count(), 1, "{}", r.answer);
         assert!(prose.contains("November 28"), "{}", r.answer);
+    }
+
+    #[test]
+    fn a_reply_in_the_leads_thread_answers_what_the_lead_leaves_out() {
+        // Written for this test: a thread whose reply says what was done, asked with when it
+        // began; the reply shares few words with the question, and a message elsewhere shares more.
+        let mut opened = chat(
+            "kilns/2.000001",
+            "Ana Costa",
+            "2026-10-02T03:10:00Z",
+            "Kiln 3 overheating alarm at the Lyon pottery studio since 02:40 UTC. Looking into it.",
+        );
+        let mut reply = chat(
+            "kilns/2.000002",
+            "Ana Costa",
+            "2026-10-02T04:00:00Z",
+            "Vented and powered down kiln 3; the thermocouple was replaced.",
+        );
+        opened.thread = Some("kilns/2.000001".into());
+        reply.thread = Some("kilns/2.000001".into());
+        let other = chat(
+            "kilns/3.000001",
+            "Marco Rossi",
+            "2026-10-20T09:00:00Z",
+            "Reminder: the Lyon pottery studio kiln alarm test is on Friday.",
+        );
+        let r = answer_as(
+            "When did the kiln 3 overheating alarm at the Lyon pottery studio start, and was the thermocouple replaced?",
+            Intent::Factual,
+            vec![outcome("slack", vec![opened, reply, other])],
+        );
+        let prose = &r.answer[..r.statement_end];
+        assert!(prose.starts_with("Kiln 3 overheating alarm"), "{}", r.answer);
+        assert!(prose.contains("thermocouple was replaced"), "{}", r.answer);
+        // Outside the lead's thread, the same message is support only as any other evidence is.
+        let mut lone = chat(
+            "kilns/4.000002",
+            "Ana Costa",
+            "2026-10-02T04:00:00Z",
+            "Vented and powered down kiln 3; the thermocouple was replaced.",
+        );
+        lone.thread = Some("kilns/4.000001".into());
+        let mut opened = chat(
+            "kilns/2.000001",
+            "Ana Costa",
+            "2026-10-02T03:10:00Z",
+            "Kiln 3 overheating alarm at the Lyon pottery studio since 02:40 UTC. Looking into it.",
+        );
+        opened.thread = Some("kilns/2.000001".into());
+        let r = answer_as(
+            "When did the kiln 3 overheating alarm at the Lyon pottery studio start, and was the thermocouple replaced?",
+            Intent::Factual,
+            vec![outcome("slack", vec![opened, lone])],
+        );
+        assert!(!r.answer[..r.statement_end].contains("thermocouple"), "{}", r.answer);
     }
 
     #[test]
