@@ -463,9 +463,10 @@ fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim, people: 
             .unwrap_or_default();
         return format!("Use **`{}`**: {}{params}", h.title, sentence);
     }
-    if intent.intent == Intent::Exploratory {
+    if intent.intent == Intent::Exploratory && !wants_list {
         // An overview wants what the evidence says as a whole: a chat message entire, a
-        // document section by section.
+        // document section by section. A question whose grammar asks for several items ("what
+        // are the goals") wants those items, whatever its intent.
         let overview = conflict::outline(&h.text, 400);
         match h.kind {
             EvidenceKind::Chat | EvidenceKind::Email if !overview.is_empty() => {
@@ -1255,6 +1256,12 @@ mod tests {
         let now = at("2026-11-20T09:00:00Z");
         let mut analysis = crate::pipeline::query::analyze_as(question, Some(intent), now, &policies.lexicon);
         analysis.intent = Classified::forced(intent);
+        // As `query::analyze_question` types it.
+        analysis.answer_type = crate::pipeline::query::answer_type(
+            &analysis.normalized,
+            analysis.tool_question,
+            intent == Intent::Document,
+        );
         let kinds: HashMap<String, String> = [("slack", "slack"), ("notion", "notion")]
             .iter()
             .map(|(a, b)| (a.to_string(), b.to_string()))
@@ -1543,6 +1550,41 @@ mod tests {
             vec![outcome("slack", vec![opened, lone])],
         );
         assert!(!r.answer[..r.statement_end].contains("thermocouple"), "{}", r.answer);
+    }
+
+    #[test]
+    fn a_question_for_several_items_gets_them_even_as_an_overview() {
+        // Written for this test: a plan whose "Risks" section lists two items.
+        let page = "# Lyon studio plan\n\n## Budget\nThe studio costs €40,000 to fit out.\n\n\
+                    ## Risks\n- The kiln supplier may deliver late.\n- The tannery lease ends in 2028.\n\n\
+                    ## Team\nAna Costa runs the studio.\n";
+        let hits = || {
+            vec![outcome(
+                "notion",
+                vec![notion(
+                    "0000000000000000000000000000000f",
+                    EvidenceKind::Wiki,
+                    "Lyon studio plan",
+                    "2026-11-01T09:00:00Z",
+                    page,
+                )],
+            )]
+        };
+        let r = answer_as(
+            "What are the risks of the Lyon studio plan?",
+            Intent::Exploratory,
+            hits(),
+        );
+        let prose = &r.answer[..r.statement_end];
+        assert!(
+            prose.contains("deliver late") && prose.contains("lease ends"),
+            "{}",
+            r.answer
+        );
+        // Asked for an overview, the plan section by section.
+        let r = answer_as("Tell me about the Lyon studio plan.", Intent::Exploratory, hits());
+        let prose = &r.answer[..r.statement_end];
+        assert!(prose.contains("Budget:") && prose.contains("Team:"), "{}", r.answer);
     }
 
     #[test]
