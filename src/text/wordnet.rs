@@ -31,10 +31,18 @@ const ADVERB: u64 = 3;
 /// senses in its part of speech.
 pub struct WordNet {
     words: FxHashMap<String, Vec<(Synset, bool)>>,
-    /// Per noun synset (its offset), the offsets of its hypernyms (`nouns.tsv`).
+    /// `nouns.tsv`, when installed: read on the first `kind_of` (most questions never ask).
+    nouns_file: Option<std::path::PathBuf>,
+    nouns: std::sync::OnceLock<Nouns>,
+}
+
+/// WordNet's noun hierarchy (`nouns.tsv`).
+#[derive(Default)]
+struct Nouns {
+    /// Per noun synset (its offset), the offsets of its hypernyms.
     hypernyms: FxHashMap<u32, Box<[u32]>>,
     /// Per noun lemma as `nouns.tsv` writes it ("point_in_time"), its synsets' offsets.
-    noun_lemmas: FxHashMap<String, Vec<u32>>,
+    lemmas: FxHashMap<String, Vec<u32>>,
 }
 
 /// Hypernyms `kind_of` visits at most: WordNet's noun hierarchy is under twenty levels deep.
@@ -69,8 +77,8 @@ pub fn wordnet() -> Option<&'static WordNet> {
     STATE.0.as_ref()
 }
 
-/// Reads `words.tsv` in `dir`, and `nouns.tsv` when it is there. A malformed line is an error
-/// naming it.
+/// Reads `words.tsv` in `dir` (`nouns.tsv`, when it is there, on first use). A malformed line
+/// is an error naming it.
 pub fn load(dir: &Path) -> Result<WordNet, String> {
     let path = dir.join("words.tsv");
     let text = crate::util::fs::read_regular(&path, 64 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
@@ -81,20 +89,32 @@ pub fn load(dir: &Path) -> Result<WordNet, String> {
         )
     })?;
     let path = dir.join("nouns.tsv");
-    if path.exists() {
-        let text = crate::util::fs::read_regular(&path, 64 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
-        parse_nouns(&text, &mut wordnet).map_err(|line| {
-            format!(
-                "{} line {line}: expected a synset offset, a tab, its lemmas, a tab and its hypernyms' offsets",
-                path.display()
-            )
-        })?;
-    }
+    wordnet.nouns_file = path.exists().then_some(path);
     Ok(wordnet)
 }
 
-/// Parses the lines of `nouns.tsv` into `wordnet`; a malformed line is an error with its number.
-fn parse_nouns(text: &str, wordnet: &mut WordNet) -> Result<(), usize> {
+/// Reads `nouns.tsv`; a damaged file is said once, as a warning, and read as absent (`kind_of`
+/// then knows no noun's kind).
+fn load_nouns(path: &Path) -> Nouns {
+    let read = crate::util::fs::read_regular(path, 64 << 20)
+        .map_err(|e| format!("{}: {e}", path.display()))
+        .and_then(|text| {
+            parse_nouns(&text).map_err(|line| {
+                format!(
+                    "{} line {line}: expected a synset offset, a tab, its lemmas, a tab and its hypernyms' offsets",
+                    path.display()
+                )
+            })
+        });
+    read.unwrap_or_else(|e| {
+        tracing::warn!("WordNet's noun hierarchy is unusable, and no question is typed by its noun: {e}");
+        Nouns::default()
+    })
+}
+
+/// Parses the lines of `nouns.tsv`; a malformed line is an error with its number.
+fn parse_nouns(text: &str) -> Result<Nouns, usize> {
+    let mut nouns = Nouns::default();
     for (i, line) in text.lines().enumerate() {
         let mut fields = line.split('\t');
         let (Some(offset), Some(lemmas), Some(hypernyms), None) =
@@ -111,11 +131,11 @@ fn parse_nouns(text: &str, wordnet: &mut WordNet) -> Result<(), usize> {
             return Err(i + 1);
         }
         for lemma in lemmas.split_whitespace() {
-            wordnet.noun_lemmas.entry(lemma.to_string()).or_default().push(offset);
+            nouns.lemmas.entry(lemma.to_string()).or_default().push(offset);
         }
-        wordnet.hypernyms.insert(offset, hypernyms);
+        nouns.hypernyms.insert(offset, hypernyms);
     }
-    Ok(())
+    Ok(nouns)
 }
 
 /// Parses the lines of `words.tsv`; a malformed line is an error with its number.
@@ -145,8 +165,8 @@ fn parse(text: &str) -> Result<WordNet, usize> {
     }
     Ok(WordNet {
         words,
-        hypernyms: FxHashMap::default(),
-        noun_lemmas: FxHashMap::default(),
+        nouns_file: None,
+        nouns: std::sync::OnceLock::new(),
     })
 }
 
@@ -226,7 +246,10 @@ impl WordNet {
     /// it is none of them, is no noun, or without `nouns.tsv`. Only the most frequent sense
     /// counts: "time" is first an occasion, and a period only second.
     pub fn kind_of<'c>(&self, word: &str, classes: &[&'c str]) -> Option<&'c str> {
-        if self.hypernyms.is_empty() {
+        let nouns = self
+            .nouns
+            .get_or_init(|| self.nouns_file.as_deref().map(load_nouns).unwrap_or_default());
+        if nouns.hypernyms.is_empty() {
             return None;
         }
         let first = self
@@ -235,7 +258,7 @@ impl WordNet {
             .find_map(|senses| senses.iter().find(|(s, _)| s >> 40 == 0).map(|(s, _)| *s as u32))?;
         let targets: Vec<(&'c str, &[u32])> = classes
             .iter()
-            .filter_map(|c| self.noun_lemmas.get(*c).map(|s| (*c, s.as_slice())))
+            .filter_map(|c| nouns.lemmas.get(*c).map(|s| (*c, s.as_slice())))
             .collect();
         let mut queue = std::collections::VecDeque::from([first]);
         let mut seen: Vec<u32> = Vec::new();
@@ -247,7 +270,7 @@ impl WordNet {
             if let Some((class, _)) = targets.iter().find(|(_, s)| s.contains(&synset)) {
                 return Some(class);
             }
-            queue.extend(self.hypernyms.get(&synset).into_iter().flat_map(|h| h.iter().copied()));
+            queue.extend(nouns.hypernyms.get(&synset).into_iter().flat_map(|h| h.iter().copied()));
         }
         None
     }
@@ -314,14 +337,18 @@ mod tests {
     fn a_noun_is_a_kind_of_the_classes_above_its_first_sense() {
         // Made-up offsets: a deadline is a point in time, a measure; a tab (first sense) is a bill
         // (a cost); its second sense is a strip (an artifact).
-        let mut w = of("deadline\tn10\ntab\tn20 n30\n");
-        assert_eq!(w.kind_of("deadline", &["point_in_time"]), None, "without nouns.tsv");
-        parse_nouns(
+        assert_eq!(
+            of("deadline\tn10\n").kind_of("deadline", &["point_in_time"]),
+            None,
+            "without nouns.tsv"
+        );
+        let w = of("deadline\tn10\ntab\tn20 n30\n");
+        let nouns = parse_nouns(
             "1\tmeasure quantity\t\n2\tpoint point_in_time\t1\n10\tdeadline\t2\n\
              3\tcost\t1\n20\tbill tab\t3\n30\tstrip tab\t4\n4\tartifact\t\n",
-            &mut w,
         )
         .unwrap();
+        assert!(w.nouns.set(nouns).is_ok());
         assert_eq!(w.kind_of("deadline", &["cost", "point_in_time"]), Some("point_in_time"));
         assert_eq!(
             w.kind_of("deadlines", &["measure"]),
@@ -337,9 +364,14 @@ mod tests {
             w.kind_of("deadline", &["measure", "point_in_time"]),
             Some("point_in_time")
         );
-        assert_eq!(parse_nouns("10\tdeadline\n", &mut w), Err(1));
-        assert_eq!(parse_nouns("10\tdeadline\t2\nx\tdue\t\n", &mut w), Err(2));
-        assert_eq!(parse_nouns("11\t \t2\n", &mut w), Err(1));
+        assert_eq!(parse_nouns("10\tdeadline\n").err(), Some(1));
+        assert_eq!(parse_nouns("10\tdeadline\t2\nx\tdue\t\n").err(), Some(2));
+        assert_eq!(parse_nouns("11\t \t2\n").err(), Some(1));
+        // A damaged file is read as absent, and said once.
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("nouns.tsv");
+        std::fs::write(&path, "10\tdeadline\n").unwrap();
+        assert!(load_nouns(&path).hypernyms.is_empty());
     }
 
     #[test]
