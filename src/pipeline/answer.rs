@@ -757,17 +757,21 @@ fn write_answer(
     // A reply in the lead's thread that speaks of part of the question the lead leaves out
     // ("Mitigated: rolled back …" under "SEV2: … since 03:05 UTC", asked when it started and
     // what was done) tells the rest of one story.
-    let lead_thread = clusters[lead_idx].rep().hit.thread.as_deref();
-    let lead_covers = rank::which_concepts(&claims[lead_idx].statement, input.analysis);
+    let lead_thread = clusters[lead_idx].rep().hit.thread.as_deref().map(|thread| {
+        let covers = rank::which_concepts(&claims[lead_idx].statement, input.analysis);
+        (thread, covers)
+    });
     let continues = |i: usize, c: &Cluster| {
-        lead_thread.is_some()
-            && c.rep().hit.thread.as_deref() == lead_thread
-            && c.rep().hit.source == clusters[lead_idx].rep().hit.source
-            && rank::which_concepts(&claims[i].statement, input.analysis)
-                .iter()
-                .zip(&lead_covers)
-                .zip(&input.analysis.concepts)
-                .any(|((has, lead_has), concept)| *has && !lead_has && !concept.function_word && !concept.everyday())
+        lead_thread.as_ref().is_some_and(|(thread, lead_covers)| {
+            c.rep().hit.thread.as_deref() == Some(*thread)
+                && c.rep().hit.source == clusters[lead_idx].rep().hit.source
+                && rank::which_concepts(&claims[i].statement, input.analysis)
+                    .iter()
+                    .zip(lead_covers)
+                    .zip(&input.analysis.concepts)
+                    // Not an everyday word (a function word is one too): the asker's phrasing.
+                    .any(|((has, lead_has), concept)| *has && !lead_has && !concept.everyday())
+        })
     };
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
@@ -1501,20 +1505,22 @@ mod tests {
     fn a_reply_in_the_leads_thread_answers_what_the_lead_leaves_out() {
         // Written for this test: a thread whose reply says what was done, asked with when it
         // began; the reply shares few words with the question, and a message elsewhere shares more.
-        let mut opened = chat(
-            "kilns/2.000001",
-            "Ana Costa",
-            "2026-10-02T03:10:00Z",
-            "Kiln 3 overheating alarm at the Lyon pottery studio since 02:40 UTC. Looking into it.",
-        );
-        let mut reply = chat(
-            "kilns/2.000002",
-            "Ana Costa",
-            "2026-10-02T04:00:00Z",
-            "Vented and powered down kiln 3; the thermocouple was replaced.",
-        );
-        opened.thread = Some("kilns/2.000001".into());
-        reply.thread = Some("kilns/2.000001".into());
+        let in_thread = |native: &str, thread: &str, when: &str, text: &str| {
+            let mut h = chat(native, "Ana Costa", when, text);
+            h.thread = Some(thread.into());
+            h
+        };
+        let alarm = || {
+            in_thread(
+                "kilns/2.000001",
+                "kilns/2.000001",
+                "2026-10-02T03:10:00Z",
+                "Kiln 3 overheating alarm at the Lyon pottery studio since 02:40 UTC. Looking into it.",
+            )
+        };
+        let done = "Vented and powered down kiln 3; the thermocouple was replaced.";
+        let question = "When did the kiln 3 overheating alarm at the Lyon pottery studio start, and was the thermocouple replaced?";
+        let reply = in_thread("kilns/2.000002", "kilns/2.000001", "2026-10-02T04:00:00Z", done);
         let other = chat(
             "kilns/3.000001",
             "Marco Rossi",
@@ -1522,33 +1528,16 @@ mod tests {
             "Reminder: the Lyon pottery studio kiln alarm test is on Friday.",
         );
         let r = answer_as(
-            "When did the kiln 3 overheating alarm at the Lyon pottery studio start, and was the thermocouple replaced?",
+            question,
             Intent::Factual,
-            vec![outcome("slack", vec![opened, reply, other])],
+            vec![outcome("slack", vec![alarm(), reply, other])],
         );
         let prose = &r.answer[..r.statement_end];
         assert!(prose.starts_with("Kiln 3 overheating alarm"), "{}", r.answer);
         assert!(prose.contains("thermocouple was replaced"), "{}", r.answer);
         // Outside the lead's thread, the same message is support only as any other evidence is.
-        let mut lone = chat(
-            "kilns/4.000002",
-            "Ana Costa",
-            "2026-10-02T04:00:00Z",
-            "Vented and powered down kiln 3; the thermocouple was replaced.",
-        );
-        lone.thread = Some("kilns/4.000001".into());
-        let mut opened = chat(
-            "kilns/2.000001",
-            "Ana Costa",
-            "2026-10-02T03:10:00Z",
-            "Kiln 3 overheating alarm at the Lyon pottery studio since 02:40 UTC. Looking into it.",
-        );
-        opened.thread = Some("kilns/2.000001".into());
-        let r = answer_as(
-            "When did the kiln 3 overheating alarm at the Lyon pottery studio start, and was the thermocouple replaced?",
-            Intent::Factual,
-            vec![outcome("slack", vec![opened, lone])],
-        );
+        let lone = in_thread("kilns/4.000002", "kilns/4.000001", "2026-10-02T04:00:00Z", done);
+        let r = answer_as(question, Intent::Factual, vec![outcome("slack", vec![alarm(), lone])]);
         assert!(!r.answer[..r.statement_end].contains("thermocouple"), "{}", r.answer);
     }
 

@@ -450,15 +450,12 @@ pub fn choose_among(
         let heading = *level > 0;
         // A function word ("per", "via") says how the question's things relate, not which:
         // a sentence is not about them for having it.
-        let about = |(c, concept): &(&bool, &crate::pipeline::query::Concept)| **c && !concept.function_word;
-        let covered = which[i].iter().zip(&analysis.concepts).filter(about).count();
-        let distinct: f64 = which[i]
+        let (covered, distinct) = which[i]
             .iter()
             .zip(&analysis.concepts)
             .zip(&idf)
-            .filter(|(c, _)| about(c))
-            .map(|(_, w)| w)
-            .sum();
+            .filter(|((c, concept), _)| **c && !concept.function_word)
+            .fold((0usize, 0.0f64), |(n, d), (_, w)| (n + 1, d + w));
         let has_value = covered > 0 && holds(sent, focus);
         let key = Key {
             statement: !heading,

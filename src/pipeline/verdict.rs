@@ -21,7 +21,7 @@
 use serde::Serialize;
 
 use crate::pipeline::dedup::Cluster;
-use crate::pipeline::query::{Analysis, Concept};
+use crate::pipeline::query::Analysis;
 use crate::pipeline::rank::{self, ConceptWeight, round3 as r3};
 
 /// What the evidence does for the question.
@@ -181,13 +181,6 @@ impl Model {
 /// absent-modifier test); more are the context of a long question.
 const ABSENT_SUBJECT_WORDS: usize = 2;
 
-/// Whether a concept's word is everyday in the language (`Concept::everyday`): when no source
-/// has it, it is the asker's phrasing rather than a subject the sources lack; a word no source
-/// has is named as missing only when it is not.
-fn everyday(c: &Concept) -> bool {
-    c.everyday()
-}
-
 /// Words the answer names as found nowhere, at most.
 const ABSENT_SHOWN: usize = 5;
 
@@ -311,7 +304,7 @@ pub fn assess(
     let phrasing: f64 = weights
         .iter()
         .zip(&analysis.concepts)
-        .filter(|(w, c)| !w.in_pool && everyday(c))
+        .filter(|(w, c)| !w.in_pool && c.everyday())
         .map(|(w, _)| w.weight)
         .sum();
     let missing = if total - phrasing > 0.0 {
@@ -357,7 +350,13 @@ pub fn assess(
         let Some((alt, _)) = c.alternatives.first() else {
             continue;
         };
-        let list = if everyday(c) { &mut absent_everyday } else { &mut absent };
+        // An everyday word no source has is the asker's phrasing rather than a subject the
+        // sources lack (`Concept::everyday`): it is named as missing only when it is not.
+        let list = if c.everyday() {
+            &mut absent_everyday
+        } else {
+            &mut absent
+        };
         if list.len() < ABSENT_SHOWN {
             list.push(as_asked(&asked, alt));
         }
