@@ -207,6 +207,13 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     // hit ranks near it, well inside this pool.
     // What is left of the pool is freed when this returns (`rank::Leftover`).
     let (ranked, concept_weights, stand_ins, _leftover) = rank::rank_top_explained(hits, &cx, DEDUP_POOL);
+    // Words of the evidence that stand in for the question's by meaning count as its words from
+    // here on.
+    let widened = rank::with_meanings(input.analysis, &stand_ins);
+    let input = ComposeInput {
+        analysis: widened.as_ref().unwrap_or(input.analysis),
+        ..input
+    };
     let mut clusters = dedup::cluster(ranked);
     clusters.sort_by(|a, b| {
         b.score()

@@ -15,7 +15,7 @@ use serde::Serialize;
 
 use crate::config::policy::{Lexicon, Policy, Weights};
 use crate::hit::{EvidenceKind, Hit};
-use crate::pipeline::query::{Analysis, Concept};
+use crate::pipeline::query::{Analysis, Concept, EVERYDAY_BELOW};
 use crate::text;
 use crate::text::encoder::Encoder;
 
@@ -462,7 +462,8 @@ pub struct StandIn {
     pub asked: String,
     /// The pool's word standing in for it (as an index term).
     pub word: String,
-    /// Why: "spelling" (a typo or name variant) or "synonym" (WordNet).
+    /// Why: "spelling" (a typo or name variant), "synonym" (WordNet) or "meaning" (the sentence
+    /// encoder).
     pub why: &'static str,
 }
 
@@ -542,6 +543,9 @@ struct Counted {
     fuzzy_of: FxHashMap<String, Vec<u32>>,
     /// Synonyms (WordNet) the pool has of question words it lacks.
     synonyms_of: FxHashMap<String, Vec<u32>>,
+    /// Words of the best evidence near in meaning (the sentence encoder) to question words the
+    /// pool lacks, in either language; matched as synonyms are.
+    meanings_of: FxHashMap<String, Vec<u32>>,
 }
 
 impl Counted {
@@ -620,12 +624,23 @@ impl Counted {
                 df = document_frequencies(&units, terms.len());
             }
         }
+        let mut meanings_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        if let Some(encoder) = cx.encoder {
+            let known = terms.len();
+            let stood: FxHashSet<&str> = fuzzy_of.keys().chain(synonyms_of.keys()).map(String::as_str).collect();
+            meanings_of.extend(meaning_stand_ins(hits, &units, &mut terms, &df, &stood, cx, encoder));
+            if terms.len() > known {
+                units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
+                df = document_frequencies(&units, terms.len());
+            }
+        }
         Counted {
             terms,
             units,
             df,
             fuzzy_of,
             synonyms_of,
+            meanings_of,
         }
     }
 
@@ -633,7 +648,11 @@ impl Counted {
     fn stand_ins(&self) -> Vec<StandIn> {
         let name = |id: u32| self.terms.iter().find(|(_, i)| **i == id).map(|(t, _)| t.clone());
         let mut out: Vec<StandIn> = Vec::new();
-        for (map, why) in [(&self.fuzzy_of, "spelling"), (&self.synonyms_of, "synonym")] {
+        for (map, why) in [
+            (&self.fuzzy_of, "spelling"),
+            (&self.synonyms_of, "synonym"),
+            (&self.meanings_of, MEANING),
+        ] {
             for (asked, ids) in map {
                 out.extend(ids.iter().filter_map(|&i| name(i)).map(|word| StandIn {
                     asked: asked.clone(),
@@ -643,6 +662,7 @@ impl Counted {
             }
         }
         out.sort_by(|a, b| (&a.asked, &a.word).cmp(&(&b.asked, &b.word)));
+        out.dedup();
         out
     }
 
@@ -657,7 +677,8 @@ impl Counted {
     fn qtok(&self, t: &str) -> QTok {
         let id = self.terms.get(t).copied();
         let fuzzy = self.fuzzy_of.get(t).cloned().unwrap_or_default();
-        let synonyms = self.synonyms_of.get(t).cloned().unwrap_or_default();
+        let mut synonyms = self.synonyms_of.get(t).cloned().unwrap_or_default();
+        synonyms.extend(self.meanings_of.get(t).into_iter().flatten());
         let idf = if fuzzy.is_empty() && synonyms.is_empty() {
             self.idf(id)
         } else {
@@ -673,6 +694,7 @@ impl Counted {
             synonyms,
             idf,
             joined: false,
+            meant: self.meanings_of.contains_key(t),
         }
     }
 
@@ -746,9 +768,9 @@ impl Counted {
         }
     }
 
-    /// Whether some passage has the token (or a fuzzy stand-in of it).
+    /// Whether some passage has the token (or a fuzzy or meaning stand-in of it).
     fn has(&self, t: &QTok) -> bool {
-        !t.fuzzy.is_empty() || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0))
+        !t.fuzzy.is_empty() || t.meant || t.id.is_some_and(|i| self.df.get(i as usize).is_some_and(|&d| d > 0))
     }
 
     /// Whether some passage has one of the concept's alternatives: all its words, or for a
@@ -833,6 +855,10 @@ struct QTok {
     /// A Japanese compound (or part of one) written whole, whose members are tokens of the
     /// same alternative: 請求書 beside 請求 and 書.
     joined: bool,
+    /// Some of `synonyms` are near it in meaning (`meaning_stand_ins`): unlike a WordNet
+    /// synonym, found by the word's sense in the question's own evidence, so the pool counts as
+    /// having the concept.
+    meant: bool,
 }
 
 /// Whether `t` is a Japanese token that joins others of `alt` (it begins with another of them).
@@ -1013,6 +1039,249 @@ fn synonym_stand_ins(
     }
     found.retain(|(_, ids)| !ids.is_empty());
     found
+}
+
+/// `StandIn::why` of a stand-in by meaning.
+const MEANING: &str = "meaning";
+/// The best evidence's words are read from this many hits, those with the most of the
+/// question's words (as `SYNONYM_HITS`, fewer: each word is encoded).
+const MEANING_HITS: usize = 12;
+/// At most this many distinct words of those hits are compared.
+const MEANING_WORDS: usize = 400;
+/// A word of the evidence stands in for a question word when the encoder's cosine of the two
+/// words alone is at least this. Across unrelated and merely topical pairs the cosine stays
+/// under 0.5 (two databases, 0.3; a contest and an event, 0.3); a word and its near-synonym or
+/// translation sit above 0.6.
+const MEANING_MIN: f32 = 0.7;
+/// Stand-ins kept per question word, the nearest first.
+const MEANING_PER_WORD: usize = 2;
+
+/// Stand-ins by meaning for the question's words that no passage has, in any alternative or
+/// other stand-in (`stood`): the words of the `MEANING_HITS` hits with the most of the
+/// question's other words whose encoder vector is nearest the question word's, at
+/// `MEANING_MIN` or above. It bridges what no word list pairs: a paraphrase ("nonprofit" for
+/// "charities") or the other language's word where the dictionary gives another gloss.
+/// Only words the language's word lists know and that are not everyday are looked for
+/// (`Concept::specificity` in [`EVERYDAY_BELOW`, 1)), by words that are not everyday either: a name or a rare term no source has is
+/// the question's subject, absent, and the encoder puts names of one kind close together
+/// (two cities, two products); an everyday word no source has is the asker's phrasing.
+fn meaning_stand_ins(
+    hits: &[Hit],
+    units: &[Unit],
+    terms: &mut QueryTerms,
+    df: &[u32],
+    stood: &FxHashSet<&str>,
+    cx: &RankContext,
+    encoder: &Encoder,
+) -> Vec<(String, Vec<u32>)> {
+    let present = |t: &str| {
+        stood.contains(t)
+            || terms
+                .get(t)
+                .is_some_and(|&i| df.get(i as usize).is_some_and(|&d| d > 0))
+    };
+    let mut absent: Vec<&str> = Vec::new();
+    for c in &cx.analysis.concepts {
+        let sought = (EVERYDAY_BELOW..1.0).contains(&c.specificity) && !c.function_word;
+        if !sought
+            || c.alternatives
+                .iter()
+                .any(|(alt, _)| !alt.is_empty() && alt.iter().all(|t| present(t)))
+        {
+            continue;
+        }
+        if let Some((alt, _)) = c.alternatives.first() {
+            absent.extend(alt.iter().map(String::as_str).filter(|t| !present(t)));
+        }
+    }
+    if absent.is_empty() {
+        return Vec::new();
+    }
+    // The absent words as the question writes them.
+    let norm = text::normalize(&cx.analysis.question);
+    let mut asked: Vec<(String, String)> = Vec::new();
+    text::for_each_token(&cx.analysis.question, |t, s, e| {
+        if absent.contains(&t)
+            && !asked.iter().any(|(a, _)| a == t)
+            && let Some(w) = norm.get(s..e)
+        {
+            asked.push((t.to_string(), w.to_string()));
+        }
+    });
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    // The hits with the most of the question's words the pool has.
+    let mut per_hit: FxHashMap<usize, usize> = FxHashMap::default();
+    for u in units {
+        let n =
+            u.tf.iter()
+                .filter(|(id, _)| df.get(*id as usize).is_some_and(|&d| d > 0))
+                .count();
+        let e = per_hit.entry(u.hit).or_default();
+        *e = (*e).max(n);
+    }
+    let mut ranked: Vec<(usize, usize)> = per_hit.into_iter().filter(|(_, n)| *n > 0).collect();
+    ranked.sort_by_key(|&(h, n)| (std::cmp::Reverse(n), h));
+    // Their words (index term, as written): words of letters or Japanese, not numbers or codes.
+    let mut words: Vec<(String, String)> = Vec::new();
+    let mut seen: FxHashSet<String> = FxHashSet::default();
+    'hits: for &(h, _) in ranked.iter().take(MEANING_HITS) {
+        let hit = &hits[h];
+        for part in [hit.title.as_str(), hit.text.as_str()] {
+            let norm = text::normalize(part);
+            let mut full = false;
+            text::for_each_token(part, |t, s, e| {
+                if full || terms.contains_key(t) {
+                    return;
+                }
+                let Some(w) = norm.get(s..e) else { return };
+                let wordlike = if text::is_japanese(w) {
+                    w.chars().count() >= 2
+                } else {
+                    w.len() >= 3 && w.bytes().all(|b| b.is_ascii_lowercase())
+                };
+                // A word that names a thing is stood in for by one that does: an everyday word
+                // ("get", "least") is near in meaning to many.
+                let wordlike = wordlike && text::wordfreq::specificity(w).is_none_or(|s| s >= EVERYDAY_BELOW);
+                if wordlike && seen.insert(w.to_string()) {
+                    words.push((t.to_string(), w.to_string()));
+                    full = words.len() >= MEANING_WORDS;
+                }
+            });
+            if full {
+                break 'hits;
+            }
+        }
+    }
+    if words.is_empty() {
+        return Vec::new();
+    }
+    let mine = encoder.encode_words(&asked.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>());
+    let theirs = encoder.encode_words(&words.iter().map(|(_, w)| w.as_str()).collect::<Vec<_>>());
+    let mut classes: Vec<Option<u8>> = vec![None; words.len()];
+    let wordnet = text::wordnet::wordnet();
+    let mut found = Vec::new();
+    for ((t, w), v) in asked.iter().zip(&mine) {
+        let class = word_class(t, w);
+        let english = in_english(w);
+        let mut near: Vec<(f32, usize)> = theirs
+            .iter()
+            .enumerate()
+            .map(|(i, x)| (text::encoder::cosine(v, x), i))
+            .filter(|(c, _)| *c >= MEANING_MIN)
+            .filter(|&(_, i)| {
+                let theirs = *classes[i].get_or_insert_with(|| word_class(&words[i].0, &words[i].1).unwrap_or(0));
+                if text::is_japanese(w) != text::is_japanese(&words[i].1) {
+                    // Across the languages only nouns: a Japanese verb is written inflected,
+                    // and an English noun is often a verb too ("steps").
+                    let (ja, en) = if text::is_japanese(w) {
+                        (class.unwrap_or(0), theirs)
+                    } else {
+                        (theirs, class.unwrap_or(0))
+                    };
+                    ja == text::wordnet::NOUN && en & text::wordnet::NOUN != 0
+                } else {
+                    class.is_none_or(|c| theirs == 0 || c & theirs != 0)
+                }
+            })
+            .collect();
+        near.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        // Two kinds of one thing (two weekdays, two languages) are near in meaning and are not
+        // each other.
+        if let Some(wn) = wordnet {
+            near.retain(|&(_, i)| {
+                let theirs = in_english(&words[i].1);
+                !english.iter().any(|a| theirs.iter().any(|b| wn.coordinate(a, b)))
+            });
+        }
+        // Two spellings of one word ("alert", "alerts") are one index term.
+        let mut ids: Vec<u32> = Vec::new();
+        for &(_, i) in &near {
+            let id = term_id(terms, &words[i].0);
+            if !ids.contains(&id) {
+                ids.push(id);
+            }
+            if ids.len() == MEANING_PER_WORD {
+                break;
+            }
+        }
+        if !ids.is_empty() {
+            found.push((t.clone(), ids));
+        }
+    }
+    found
+}
+
+/// A word's parts of speech as `WordNet::parts_of_speech` bits: an English word's from WordNet,
+/// a Japanese word's from IPADIC (nouns, or a verb or adjective); `None` when neither knows it.
+/// A stand-in by meaning is the same part of speech as the word: the encoder puts "acquisition"
+/// near "accept" and "get".
+/// `term` is the index term (a Japanese word's base form), `word` the word as written.
+fn word_class(term: &str, word: &str) -> Option<u8> {
+    use crate::text::morph::Class;
+    use crate::text::wordnet::{ADJECTIVE, NOUN, VERB};
+    if text::is_japanese(term) {
+        let m = text::morph::analyse(term)?;
+        if m.iter().any(|m| m.class == Class::Word) {
+            Some(VERB | ADJECTIVE)
+        } else if m.iter().any(|m| m.class == Class::Noun) {
+            Some(NOUN)
+        } else {
+            None
+        }
+    } else {
+        let bits = text::wordnet::wordnet()?.parts_of_speech(word);
+        (bits != 0).then_some(bits)
+    }
+}
+
+/// Translations into English a word is looked up in WordNet by: itself, or a Japanese word's
+/// first JMdict glosses of one word.
+fn in_english(word: &str) -> Vec<String> {
+    if !text::is_japanese(word) {
+        return vec![word.to_string()];
+    }
+    text::jmdict::dictionary()
+        .map(|d| {
+            d.to_english(word)
+                .into_iter()
+                .map(|t| t.text.to_lowercase())
+                .filter(|t| !t.contains(' '))
+                .take(2)
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The question's analysis with the meaning stand-ins ranking found (`StandIn`, "meaning") as
+/// further alternatives of their concepts, weighing as a synonym does: what reads the evidence
+/// after ranking (the verdict, sentence choice) then finds "minimum" where the question says
+/// "smallest". `None` when there are none.
+pub fn with_meanings(analysis: &Analysis, stand_ins: &[StandIn]) -> Option<Analysis> {
+    let meanings: Vec<&StandIn> = stand_ins.iter().filter(|s| s.why == MEANING).collect();
+    if meanings.is_empty() {
+        return None;
+    }
+    let mut widened = analysis.clone();
+    for c in &mut widened.concepts {
+        let Some((first, _)) = c.alternatives.first().cloned() else {
+            continue;
+        };
+        for s in &meanings {
+            if !first.contains(&s.asked) {
+                continue;
+            }
+            let alt: Vec<String> = first
+                .iter()
+                .map(|t| if *t == s.asked { s.word.clone() } else { t.clone() })
+                .collect();
+            if !c.alternatives.iter().any(|(a, _)| *a == alt) {
+                c.alternatives.push((alt, SYNONYM_WEIGHT));
+            }
+        }
+    }
+    Some(widened)
 }
 
 /// How many passages have each term.
@@ -1673,6 +1942,121 @@ mod tests {
         assert_eq!(r[0].hit.source, "notion");
         // ... but the word stays one no source has, for the verdict.
         assert!(w.iter().any(|c| !c.in_pool), "{w:?}");
+    }
+
+    /// The ranking of `hits` for `q` with the sentence encoder, and the stand-ins found; `None`
+    /// (the test is skipped) without the encoder, WordNet or the word lists.
+    fn with_encoder(q: &str, hits: Vec<Hit>) -> Option<(Vec<Evidence>, Vec<ConceptWeight>, Vec<StandIn>)> {
+        let encoder = crate::text::encoder::shared();
+        if encoder.is_none()
+            || crate::text::wordnet::wordnet().is_none()
+            || crate::text::wordfreq::frequencies().is_none()
+        {
+            eprintln!("SKIPPED: needs the encoder, WordNet and the word lists in the data directory");
+            return None;
+        }
+        Some(in_context(q, Intent::Factual, |cx| {
+            let cx = RankContext { encoder, ..*cx };
+            let (r, w, s, _) = rank_top_explained(hits, &cx, 10);
+            (r, w, s)
+        }))
+    }
+
+    #[test]
+    fn a_word_of_the_evidence_near_in_meaning_stands_in_for_a_question_word() {
+        // Written for this test: no word list pairs "warnings" with "alerts".
+        let pool = vec![
+            hit(
+                "slack",
+                "c/1",
+                EvidenceKind::Chat,
+                "The billing service posts its alerts to #ops-billing.",
+                "2026-11-01",
+            ),
+            hit(
+                "slack",
+                "c/2",
+                EvidenceKind::Chat,
+                "The billing service moved to the new cluster on Monday.",
+                "2026-11-02",
+            ),
+        ];
+        let Some((r, w, stand_ins)) = with_encoder("Where do the billing service's warnings go?", pool) else {
+            return;
+        };
+        assert!(
+            stand_ins
+                .iter()
+                .any(|s| s.asked == "warn" && s.word == "alert" && s.why == MEANING),
+            "{stand_ins:?}"
+        );
+        assert_eq!(r[0].hit.id, "slack:c/1", "{r:?}");
+        assert!(
+            r[0].coverage > r[1].coverage + 0.1,
+            "{} vs {}",
+            r[0].coverage,
+            r[1].coverage
+        );
+        // The concept counts as one the pool has, for the verdict.
+        assert!(w.iter().all(|c| c.in_pool), "{w:?}");
+        // The answer's reading of the evidence finds it too.
+        let q = in_context("Where do the billing service's warnings go?", Intent::Factual, |cx| {
+            with_meanings(cx.analysis, &stand_ins).expect("widened")
+        });
+        let m = concept_matches("The billing service posts its alerts to #ops-billing.", &q);
+        assert!(m.iter().all(|&m| m >= 0.5), "{m:?}");
+    }
+
+    #[test]
+    fn a_name_no_source_has_gets_no_stand_in_by_meaning() {
+        // Written for this test: the question names a dashboard "Warnings"; the pool has another
+        // one, though "alerts" stands in for the word "warnings" (the test above).
+        let pool = vec![hit(
+            "slack",
+            "c/1",
+            EvidenceKind::Chat,
+            "The Alerts dashboard shows the billing service's errors.",
+            "2026-11-01",
+        )];
+        let Some((_, w, stand_ins)) = with_encoder("Who looks after the billing Warnings dashboard?", pool) else {
+            return;
+        };
+        assert!(stand_ins.iter().all(|s| s.why != MEANING), "{stand_ins:?}");
+        assert!(w.iter().any(|c| !c.in_pool), "{w:?}");
+    }
+
+    #[test]
+    fn another_kind_of_the_same_thing_does_not_stand_in_by_meaning() {
+        // Written for this test: the encoder puts two weekdays close together, in either language.
+        for (q, text_) in [
+            (
+                "is the gym closed on wednesday?",
+                "The gym is closed on Monday for cleaning.",
+            ),
+            ("水曜日はジムが休みですか？", "ジムは月曜日が清掃のため休みです。"),
+        ] {
+            let pool = vec![hit("slack", "c/1", EvidenceKind::Chat, text_, "2026-11-01")];
+            let Some((_, _, stand_ins)) = with_encoder(q, pool) else {
+                return;
+            };
+            assert!(stand_ins.iter().all(|s| s.why != MEANING), "{q}: {stand_ins:?}");
+        }
+    }
+
+    #[test]
+    fn a_stand_in_by_meaning_is_the_same_part_of_speech() {
+        if !text::morph::available() || crate::text::wordnet::wordnet().is_none() {
+            eprintln!("SKIPPED: needs IPADIC and WordNet in the data directory");
+            return;
+        }
+        use crate::text::wordnet::{ADJECTIVE, NOUN, VERB};
+        // 取得 ("acquisition") is a noun; 受け付ける ("accept"), which the encoder puts near it,
+        // a verb.
+        assert_eq!(word_class("取得", "取得"), Some(NOUN));
+        assert_eq!(word_class("受け付ける", "受け付け"), Some(VERB | ADJECTIVE));
+        let alerts = word_class("alert", "alerts").unwrap();
+        assert_ne!(alerts & NOUN, 0);
+        assert_eq!(word_class("zzqx", "zzqx"), None);
     }
 
     #[test]

@@ -32,6 +32,8 @@ const BOS: u32 = 1;
 const EOS: u32 = 2;
 /// Texts encoded at once from which `encode_all` uses every core.
 const PARALLEL_FROM: usize = 16;
+/// Words `Encoder::encode_words` keeps vectors of (2 KiB each).
+const WORD_CACHE: usize = 50_000;
 /// Pieces longer than this (in characters) are not looked up.
 const MAX_PIECE_CHARS: usize = 64;
 
@@ -683,6 +685,38 @@ impl Encoder {
     /// The unit vectors of many texts, in order, on all cores.
     pub fn encode_all<S: AsRef<str> + Sync>(&self, texts: &[S]) -> Vec<Vec<f32>> {
         crate::util::par::map(texts, PARALLEL_FROM, |t| self.encode(t.as_ref()))
+    }
+
+    /// The unit vectors of single words, through a cache kept for the process: ranking asks for
+    /// the words of the best evidence of every question, and a workspace's words recur. Past
+    /// `WORD_CACHE` words the cache starts over.
+    pub fn encode_words(&self, words: &[&str]) -> Vec<std::sync::Arc<[f32]>> {
+        type Cache = std::sync::Mutex<HashMap<String, std::sync::Arc<[f32]>>>;
+        static CACHE: std::sync::LazyLock<Cache> = std::sync::LazyLock::new(Default::default);
+        let lookup = |cache: &HashMap<String, std::sync::Arc<[f32]>>| -> Vec<Option<std::sync::Arc<[f32]>>> {
+            words.iter().map(|w| cache.get(*w).cloned()).collect()
+        };
+        // A poisoned cache is only a cache: its contents are whole vectors or absent.
+        let found = lookup(&CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
+        let todo: Vec<&str> = words
+            .iter()
+            .zip(&found)
+            .filter(|(_, v)| v.is_none())
+            .map(|(w, _)| *w)
+            .collect();
+        let encoded: Vec<std::sync::Arc<[f32]>> = self.encode_all(&todo).into_iter().map(Into::into).collect();
+        let mut cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cache.len() + encoded.len() > WORD_CACHE {
+            cache.clear();
+        }
+        for (w, v) in todo.iter().zip(&encoded) {
+            cache.insert((*w).to_string(), v.clone());
+        }
+        let mut fresh = encoded.into_iter();
+        found
+            .into_iter()
+            .map(|v| v.or_else(|| fresh.next()).unwrap_or_else(|| vec![0.0; DIM].into()))
+            .collect()
     }
 
     /// The forward pass over one text's piece ids (never empty: `Tokenizer::encode` gives the

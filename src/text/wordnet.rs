@@ -26,6 +26,11 @@ pub type Synset = u64;
 
 /// The part-of-speech number of adverbs in a packed `Synset` (its bits from 40 up).
 const ADVERB: u64 = 3;
+/// `WordNet::parts_of_speech`'s bits.
+pub const NOUN: u8 = 1;
+pub const VERB: u8 = 1 << 1;
+pub const ADJECTIVE: u8 = 1 << 2;
+pub const ADVERB_BIT: u8 = 1 << ADVERB;
 
 /// The loaded synsets: per lemma, its synsets, and for each whether it is among the word's first
 /// senses in its part of speech.
@@ -246,9 +251,7 @@ impl WordNet {
     /// it is none of them, is no noun, or without `nouns.tsv`. Only the most frequent sense
     /// counts: "time" is first an occasion, and a period only second.
     pub fn kind_of<'c>(&self, word: &str, classes: &[&'c str]) -> Option<&'c str> {
-        let nouns = self
-            .nouns
-            .get_or_init(|| self.nouns_file.as_deref().map(load_nouns).unwrap_or_default());
+        let nouns = self.nouns();
         if nouns.hypernyms.is_empty() {
             return None;
         }
@@ -273,6 +276,49 @@ impl WordNet {
             queue.extend(nouns.hypernyms.get(&synset).into_iter().flat_map(|h| h.iter().copied()));
         }
         None
+    }
+
+    /// The noun hierarchy, read on first use.
+    fn nouns(&self) -> &Nouns {
+        self.nouns
+            .get_or_init(|| self.nouns_file.as_deref().map(load_nouns).unwrap_or_default())
+    }
+
+    /// Whether `a` and `b` (English words as written, lower case) are coordinate terms: a first
+    /// noun sense of each are two kinds of one thing (a synset's direct hypernym is the other's),
+    /// and they share no first sense. "Monday" and "Wednesday" are both weekdays, a word and
+    /// its near-synonym are not; a sentence encoder puts both pairs close together. False
+    /// without `nouns.tsv`.
+    pub fn coordinate(&self, a: &str, b: &str) -> bool {
+        let (sa, sb) = (self.first_senses(a), self.first_senses(b));
+        if share(&sa, &sb) {
+            return false;
+        }
+        let nouns = self.nouns();
+        let parents = |senses: &[Synset]| -> Vec<u32> {
+            senses
+                .iter()
+                .filter(|s| *s >> 40 == 0)
+                .flat_map(|s| {
+                    nouns
+                        .hypernyms
+                        .get(&(*s as u32))
+                        .into_iter()
+                        .flat_map(|h| h.iter().copied())
+                })
+                .collect()
+        };
+        let pa = parents(&sa);
+        !pa.is_empty() && parents(&sb).iter().any(|p| pa.contains(p))
+    }
+
+    /// The parts of speech WordNet lists the word (as written or by a base form) as, one bit
+    /// each: `NOUN`, `VERB`, `ADJECTIVE`, `ADVERB_BIT`; 0 when it does not know it.
+    pub fn parts_of_speech(&self, word: &str) -> u8 {
+        self.lemmas(word)
+            .iter()
+            .flat_map(|s| s.iter())
+            .fold(0, |bits, (s, _)| bits | 1 << (s >> 40))
     }
 
     /// Whether the word (as written or by a base form) is a noun, a verb or an adjective: a word
