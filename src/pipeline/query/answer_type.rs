@@ -109,15 +109,20 @@ const VALUE_CLASSES: &[(&str, AnswerType, ValueKind)] = &[
 /// The value the noun `head` names by its kind in WordNet (`VALUE_CLASSES`), for a question
 /// that asks for it with `wh`; `None` without WordNet's nouns.
 fn value_noun(wh: &str, head: &str) -> Option<Typed> {
+    let (class, kind, value) = value_class(head)?;
+    Some(Typed {
+        kind,
+        because: format!("\u{201c}{wh} … {head}\u{201d} (WordNet: a {})", class.replace('_', " ")),
+        value: Some(value),
+    })
+}
+
+/// The class of `VALUE_CLASSES` the English noun `head` is a kind of, with its answer and value.
+fn value_class(head: &str) -> Option<(&'static str, AnswerType, ValueKind)> {
     let wordnet = crate::text::wordnet::wordnet()?;
     let classes: Vec<&str> = VALUE_CLASSES.iter().map(|(c, _, _)| *c).collect();
     let class = wordnet.kind_of(head, &classes)?;
-    let (_, kind, value) = VALUE_CLASSES.iter().find(|(c, _, _)| *c == class)?;
-    Some(Typed {
-        kind: *kind,
-        because: format!("\u{201c}{wh} … {head}\u{201d} (WordNet: a {})", class.replace('_', " ")),
-        value: Some(*value),
-    })
+    VALUE_CLASSES.iter().find(|(c, _, _)| *c == class).copied()
 }
 
 /// English interrogative words.
@@ -514,6 +519,51 @@ const JA_OPEN: &[&str] = &[
     "どっち",
 ];
 
+/// The value the noun that ends `phrase` names (a Japanese noun phrase: 「申請の期限」), by the
+/// kind in WordNet of its JMdict glosses (`value_noun`): the compound that ends it first
+/// (割引率), then its last noun (期限). The first gloss WordNet types decides ("term; period;
+/// time limit; deadline": a deadline is a point in time). `None` without IPADIC, JMdict or
+/// WordNet's nouns.
+fn japanese_value_noun(phrase: &str) -> Option<Typed> {
+    use crate::text::morph::Class;
+    let morphemes = crate::text::morph::analyse(phrase)?;
+    let dictionary = crate::text::jmdict::dictionary()?;
+    let last = morphemes.last()?;
+    if !matches!(last.class, Class::Noun | Class::Suffix) {
+        return None;
+    }
+    // The compound that ends the phrase: its run of nouns, suffixes and prefixes.
+    let from = morphemes
+        .iter()
+        .rposition(|m| !matches!(m.class, Class::Noun | Class::Suffix | Class::Prefix))
+        .map_or(0, |i| i + 1);
+    let compound = phrase.get(morphemes.get(from)?.start..last.end)?;
+    let noun = phrase.get(last.start..last.end)?;
+    let mut words = vec![compound];
+    if noun != compound {
+        words.push(noun);
+    }
+    for word in words {
+        for gloss in dictionary.to_english(word) {
+            let gloss = gloss.text.to_lowercase();
+            if gloss.contains(' ') {
+                continue;
+            }
+            if let Some((class, kind, value)) = value_class(&gloss) {
+                return Some(Typed {
+                    kind,
+                    because: format!(
+                        "\u{300c}{word}\u{300d} (JMdict: {gloss}; WordNet: a {})",
+                        class.replace('_', " ")
+                    ),
+                    value: Some(value),
+                });
+            }
+        }
+    }
+    None
+}
+
 /// The type a Japanese question asks for, from its 疑問詞.
 fn japanese(q: &str) -> Option<Typed> {
     let quote = |s: &str| format!("\u{300c}{s}\u{300d}");
@@ -547,6 +597,16 @@ fn japanese(q: &str) -> Option<Typed> {
         .trim_end();
     if let Some(role) = JA_PERSON_NOUNS.iter().find(|n| asked.ends_with(**n)) {
         return typed(AnswerType::Person, format!("asks for the \u{300c}{role}\u{300d}"));
+    }
+    // 「申請の期限は？」, 「料金を教えて」, 「手数料は何ですか」: the noun before the asking
+    // names the value asked for, as "what is the deadline" does.
+    let topic = asked
+        .strip_suffix("は何ですか")
+        .or_else(|| asked.strip_suffix("は何"))
+        .unwrap_or(asked)
+        .trim_end_matches('は');
+    if let Some(t) = japanese_value_noun(topic) {
+        return Some(t);
     }
     if let Some(w) = JA_OPEN.iter().find(|w| q.contains(**w)) {
         return typed(AnswerType::Definition, quote(w));
@@ -626,6 +686,31 @@ mod tests {
         // A stage is a period in WordNet, but "what stage" asks which one.
         assert_eq!(of("What is the stage of the audit?"), Some(Definition));
         assert_eq!(of("What is the plan for the audit?"), Some(Definition));
+    }
+
+    #[test]
+    fn a_japanese_noun_that_names_a_value_types_the_question() {
+        use AnswerType::*;
+        // Written for this test. With IPADIC, JMdict and WordNet's nouns (tests/it/language.rs
+        // installs them) the noun before 「は？」 or 「を教えて」 says what kind of value is asked
+        // for, through its English gloss.
+        let ready = crate::text::morph::available()
+            && crate::text::jmdict::dictionary().is_some()
+            && crate::text::wordnet::wordnet().is_some_and(|w| w.kind_of("deadline", &["point_in_time"]).is_some());
+        if !ready {
+            eprintln!("SKIPPED: needs IPADIC, JMdict and WordNet's nouns in the data directory");
+            return;
+        }
+        for (q, t, v) in [
+            ("助成金の報告書の締め切りは？", Date, ValueKind::Date),
+            ("ハッカソンの参加料金を教えて", Amount, ValueKind::Money),
+        ] {
+            let typed = answer_type(&normalize(q), false, false).unwrap();
+            assert_eq!((typed.kind, typed.value), (t, Some(v)), "{q}: {}", typed.because);
+            assert!(typed.because.contains("JMdict"), "{q}: {}", typed.because);
+        }
+        // A noun that names no value leaves the question asking what it is.
+        assert_eq!(of("監査の担当範囲は？"), Some(Definition));
     }
 
     #[test]
