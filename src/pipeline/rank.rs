@@ -997,18 +997,7 @@ fn synonym_stand_ins(
     if asked.is_empty() {
         return Vec::new();
     }
-    // The hits with the most of the question's words the pool has.
-    let mut per_hit: FxHashMap<usize, usize> = FxHashMap::default();
-    for u in units {
-        let n =
-            u.tf.iter()
-                .filter(|(id, _)| df.get(*id as usize).is_some_and(|&d| d > 0))
-                .count();
-        let e = per_hit.entry(u.hit).or_default();
-        *e = (*e).max(n);
-    }
-    let mut ranked: Vec<(usize, usize)> = per_hit.into_iter().filter(|(_, n)| *n > 0).collect();
-    ranked.sort_by_key(|&(h, n)| (std::cmp::Reverse(n), h));
+    let ranked = hits_by_question_words(units, df);
     let mut found: Vec<(String, Vec<u32>)> = asked.iter().map(|(t, _)| (t.clone(), Vec::new())).collect();
     // Each asked word's senses, looked up once for all the pool's words.
     let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>)> = asked
@@ -1016,7 +1005,7 @@ fn synonym_stand_ins(
         .map(|(_, w)| (w.as_str(), wordnet.first_senses(w)))
         .collect();
     let mut seen: FxHashSet<String> = FxHashSet::default();
-    for &(h, _) in ranked.iter().take(SYNONYM_HITS) {
+    for &h in ranked.iter().take(SYNONYM_HITS) {
         let hit = &hits[h];
         for part in [hit.title.as_str(), hit.text.as_str()] {
             let norm = text::normalize(part);
@@ -1049,9 +1038,10 @@ const MEANING_HITS: usize = 12;
 /// At most this many distinct words of those hits are compared.
 const MEANING_WORDS: usize = 400;
 /// A word of the evidence stands in for a question word when the encoder's cosine of the two
-/// words alone is at least this. Across unrelated and merely topical pairs the cosine stays
-/// under 0.5 (two databases, 0.3; a contest and an event, 0.3); a word and its near-synonym or
-/// translation sit above 0.6.
+/// words alone is at least this. A word and its near-synonym sit above it ("warnings" and
+/// "alerts" 0.82, "smallest" and "minimum" 0.71); two databases (0.3), two cities (0.5 to 0.6)
+/// and a word and a looser paraphrase ("charities" and "nonprofit", 0.60) below. Two weekdays
+/// (0.9) are kept apart by WordNet (`WordNet::coordinate`).
 const MEANING_MIN: f32 = 0.7;
 /// Stand-ins kept per question word, the nearest first.
 const MEANING_PER_WORD: usize = 2;
@@ -1059,12 +1049,13 @@ const MEANING_PER_WORD: usize = 2;
 /// Stand-ins by meaning for the question's words that no passage has, in any alternative or
 /// other stand-in (`stood`): the words of the `MEANING_HITS` hits with the most of the
 /// question's other words whose encoder vector is nearest the question word's, at
-/// `MEANING_MIN` or above. It bridges what no word list pairs: a paraphrase ("nonprofit" for
-/// "charities") or the other language's word where the dictionary gives another gloss.
-/// Only words the language's word lists know and that are not everyday are looked for
-/// (`Concept::specificity` in [`EVERYDAY_BELOW`, 1)), by words that are not everyday either: a name or a rare term no source has is
-/// the question's subject, absent, and the encoder puts names of one kind close together
-/// (two cities, two products); an everyday word no source has is the asker's phrasing.
+/// `MEANING_MIN` or above. It bridges what no word list pairs: "alerts" for "warnings", another
+/// Japanese word for the same thing (受付時間 for 対応時間). Only words the word lists know and
+/// that are not everyday are looked for (`Concept::specificity` in [`EVERYDAY_BELOW`, 1)), and
+/// only by words that are not everyday either: a name or a rare term no source has is the
+/// question's subject, absent, and the encoder puts names of one kind close together; an
+/// everyday word no source has is the asker's phrasing, and an everyday word ("get") is near
+/// many.
 fn meaning_stand_ins(
     hits: &[Hit],
     units: &[Unit],
@@ -1111,22 +1102,11 @@ fn meaning_stand_ins(
     if asked.is_empty() {
         return Vec::new();
     }
-    // The hits with the most of the question's words the pool has.
-    let mut per_hit: FxHashMap<usize, usize> = FxHashMap::default();
-    for u in units {
-        let n =
-            u.tf.iter()
-                .filter(|(id, _)| df.get(*id as usize).is_some_and(|&d| d > 0))
-                .count();
-        let e = per_hit.entry(u.hit).or_default();
-        *e = (*e).max(n);
-    }
-    let mut ranked: Vec<(usize, usize)> = per_hit.into_iter().filter(|(_, n)| *n > 0).collect();
-    ranked.sort_by_key(|&(h, n)| (std::cmp::Reverse(n), h));
+    let ranked = hits_by_question_words(units, df);
     // Their words (index term, as written): words of letters or Japanese, not numbers or codes.
     let mut words: Vec<(String, String)> = Vec::new();
     let mut seen: FxHashSet<String> = FxHashSet::default();
-    'hits: for &(h, _) in ranked.iter().take(MEANING_HITS) {
+    'hits: for &h in ranked.iter().take(MEANING_HITS) {
         let hit = &hits[h];
         for part in [hit.title.as_str(), hit.text.as_str()] {
             let norm = text::normalize(part);
@@ -1282,6 +1262,24 @@ pub fn with_meanings(analysis: &Analysis, stand_ins: &[StandIn]) -> Option<Analy
         }
     }
     Some(widened)
+}
+
+/// The hits that have any of the question's words the pool has, those with the most (in their
+/// best passage) first: where the question's subject is written, and a word standing in for
+/// one it lacks is read in the sense meant.
+fn hits_by_question_words(units: &[Unit], df: &[u32]) -> Vec<usize> {
+    let mut per_hit: FxHashMap<usize, usize> = FxHashMap::default();
+    for u in units {
+        let n =
+            u.tf.iter()
+                .filter(|(id, _)| df.get(*id as usize).is_some_and(|&d| d > 0))
+                .count();
+        let e = per_hit.entry(u.hit).or_default();
+        *e = (*e).max(n);
+    }
+    let mut ranked: Vec<(usize, usize)> = per_hit.into_iter().filter(|(_, n)| *n > 0).collect();
+    ranked.sort_by_key(|&(h, n)| (std::cmp::Reverse(n), h));
+    ranked.into_iter().map(|(h, _)| h).collect()
 }
 
 /// How many passages have each term.
