@@ -312,6 +312,22 @@ impl WordNet {
         !pa.is_empty() && parents(&sb).iter().any(|p| pa.contains(p))
     }
 
+    /// Whether the word (as written or by a base form) is mostly a noun that names a physical
+    /// thing: its first noun sense is a kind of `physical_entity` ("dog", "coffee", "bike"), and
+    /// WordNet gives it more noun senses than verb senses ("park" and "ship" are verbs more
+    /// often). False without `nouns.tsv`.
+    pub fn concrete_noun(&self, word: &str) -> bool {
+        let Some(senses) = self
+            .lemmas(word)
+            .into_iter()
+            .find(|s| s.iter().any(|(s, _)| s >> 40 == 0))
+        else {
+            return false;
+        };
+        let count = |pos: u64| senses.iter().filter(|(s, _)| s >> 40 == pos).count();
+        count(0) > count(1) && self.kind_of(word, &["physical_entity"]).is_some()
+    }
+
     /// The parts of speech WordNet lists the word (as written or by a base form) as, one bit
     /// each: `NOUN`, `VERB`, `ADJECTIVE`, `ADVERB_BIT`; 0 when it does not know it.
     pub fn parts_of_speech(&self, word: &str) -> u8 {

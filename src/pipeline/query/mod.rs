@@ -130,6 +130,45 @@ impl Concept {
     }
 }
 
+/// Words after which an English word is a verb: a subject pronoun, "to", an auxiliary or a
+/// modal ("did we land on", "where can I park").
+const BEFORE_A_VERB: &[&str] = &[
+    "i", "we", "you", "they", "he", "she", "to", "do", "does", "did", "will", "would", "can", "could", "should",
+    "must", "may", "might", "shall",
+];
+
+/// Whether an English keyword of the question names a physical thing (`WordNet::concrete_noun`:
+/// "dogs", "coffee", "bike"), unless the question uses it as a verb: directly after a subject
+/// pronoun, "to", an auxiliary or a modal. Such a word is what the question asks about, however
+/// everyday it is: "bringing dogs to the office" is not answered by the office policy. False
+/// without WordNet's nouns, and for Japanese.
+fn names_a_thing(word: &str, question: &str) -> bool {
+    if text::is_japanese(word) {
+        return false;
+    }
+    let Some(wordnet) = text::wordnet::wordnet() else {
+        return false;
+    };
+    let words: Vec<String> = question
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
+        .filter(|w| !w.is_empty())
+        .map(str::to_lowercase)
+        .collect();
+    let mut seen = false;
+    for (i, w) in words.iter().enumerate() {
+        if w.eq_ignore_ascii_case(word) {
+            seen = true;
+            if i > 0 && BEFORE_A_VERB.contains(&words[i - 1].as_str()) {
+                return false;
+            }
+            if !wordnet.concrete_noun(w) {
+                return false;
+            }
+        }
+    }
+    seen
+}
+
 /// Whether a keyword of the question is a name: a Japanese proper noun (IPADIC's 固有名詞:
 /// 福岡, 韓国), or an English word the question writes with a capital after its first word
 /// (Osaka, Pro), unless it capitalises most of its words (a title, or shouting). Without IPADIC
@@ -336,11 +375,17 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                     }
                 }
             }
-            // A name is never the asker's phrasing, however often the language uses it.
+            // A name is never the asker's phrasing, however often the language uses it; nor
+            // is a thing named by a noun ("dogs", "coffee").
             let specificity = if is_name(w, &a.question) {
                 1.0
             } else {
-                text::wordfreq::specificity(w).unwrap_or(1.0)
+                let s = text::wordfreq::specificity(w).unwrap_or(1.0);
+                if s < EVERYDAY_BELOW && names_a_thing(w, &a.question) {
+                    EVERYDAY_BELOW
+                } else {
+                    s
+                }
             };
             Some(Concept {
                 alternatives: alts,
@@ -1099,6 +1144,34 @@ mod tests {
             assert_eq!(crate::text::morph::proper_noun("拠点"), Some(false));
             assert_eq!(spec("東京の拠点はいつ開く？", "東京"), Some(1.0));
         }
+    }
+
+    #[test]
+    fn a_noun_that_names_a_thing_is_never_everyday() {
+        // Written for this test. "car" and "water" are everyday English, but as nouns of things
+        // they are what the question asks about; "park" after "I" is a verb, and stays everyday.
+        let ready = crate::text::wordfreq::frequencies().is_some()
+            && crate::text::wordnet::wordnet().is_some_and(|w| w.kind_of("car", &["physical_entity"]).is_some());
+        if !ready {
+            eprintln!("SKIPPED: needs the word lists and WordNet's nouns in the data directory");
+            return;
+        }
+        let everyday = |q: &str, w: &str| {
+            analyze(q, now(), &lexicon())
+                .concepts
+                .iter()
+                .find(|c| c.alternatives[0].0 == [w])
+                .map(Concept::everyday)
+        };
+        assert_eq!(
+            everyday("Is there a charger for an electric car in the garage?", "car"),
+            Some(false)
+        );
+        assert_eq!(
+            everyday("Can guests get water at the front desk?", "water"),
+            Some(false)
+        );
+        assert_eq!(everyday("Where should I park during the audit?", "park"), Some(true));
     }
 
     #[test]
