@@ -140,15 +140,21 @@ const BEFORE_A_VERB: &[&str] = &[
 /// Whether an English keyword of the question names a physical thing (`WordNet::concrete_noun`:
 /// "dogs", "coffee", "bike"), unless the question uses it as a verb: directly after a subject
 /// pronoun, "to", an auxiliary or a modal. Such a word is what the question asks about, however
-/// everyday it is: "bringing dogs to the office" is not answered by the office policy. False
-/// without WordNet's nouns, and for Japanese.
+/// everyday it is: "bringing dogs to the office" is not answered by the office policy. A
+/// Japanese noun is read by its first JMdict gloss (犬, "dog"). False without WordNet's nouns.
 fn names_a_thing(word: &str, question: &str) -> bool {
-    if text::is_japanese(word) {
-        return false;
-    }
     let Some(wordnet) = text::wordnet::wordnet() else {
         return false;
     };
+    if text::is_japanese(word) {
+        // A Japanese noun (IPADIC) whose first JMdict gloss is one.
+        let noun = text::morph::analyse(word)
+            .is_some_and(|m| !m.is_empty() && m.iter().all(|m| m.class == text::morph::Class::Noun));
+        return noun
+            && text::jmdict::dictionary()
+                .and_then(|d| d.to_english(word).into_iter().next())
+                .is_some_and(|g| !g.text.contains(' ') && wordnet.concrete_noun(&g.text.to_lowercase()));
+    }
     let words: Vec<String> = question
         .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
         .filter(|w| !w.is_empty())
@@ -1172,6 +1178,10 @@ mod tests {
             Some(false)
         );
         assert_eq!(everyday("Where should I park during the audit?", "park"), Some(true));
+        if crate::text::morph::available() && crate::text::jmdict::dictionary().is_some() {
+            assert_eq!(everyday("会議室にコーヒーはありますか", "コーヒー"), Some(false));
+            assert_eq!(everyday("倉庫の作業はいつ終わる？", "作業"), Some(true));
+        }
     }
 
     #[test]
