@@ -519,11 +519,10 @@ const JA_OPEN: &[&str] = &[
     "どっち",
 ];
 
-/// The value the noun that ends `phrase` names (a Japanese noun phrase: 「申請の期限」), by the
-/// kind in WordNet of its JMdict glosses (`value_noun`): the compound that ends it first
-/// (割引率), then its last noun (期限). The first gloss WordNet types decides ("term; period;
-/// time limit; deadline": a deadline is a point in time). `None` without IPADIC, JMdict or
-/// WordNet's nouns.
+/// The value the noun that ends `phrase` names (a Japanese noun phrase: 「申請の締め切り」), by
+/// the kind in WordNet of its first JMdict gloss (`value_class`): the compound that ends it first
+/// (割引率), then its last noun (締め切り, "deadline": a point in time). `None` without IPADIC,
+/// JMdict or WordNet's nouns.
 fn japanese_value_noun(phrase: &str) -> Option<Typed> {
     use crate::text::morph::Class;
     let morphemes = crate::text::morph::analyse(phrase)?;
@@ -544,21 +543,23 @@ fn japanese_value_noun(phrase: &str) -> Option<Typed> {
         words.push(noun);
     }
     for word in words {
-        for gloss in dictionary.to_english(word) {
-            let gloss = gloss.text.to_lowercase();
-            if gloss.contains(' ') {
-                continue;
-            }
-            if let Some((class, kind, value)) = value_class(&gloss) {
-                return Some(Typed {
-                    kind,
-                    because: format!(
-                        "\u{300c}{word}\u{300d} (JMdict: {gloss}; WordNet: a {})",
-                        class.replace('_', " ")
-                    ),
-                    value: Some(value),
-                });
-            }
+        // The first gloss only, as English reads the noun itself: 期間 is first a "period",
+        // which asks which one as "what is the period" does, not for how long.
+        let Some(gloss) = dictionary.to_english(word).into_iter().next() else {
+            continue;
+        };
+        let gloss = gloss.text.to_lowercase();
+        if !gloss.contains(' ')
+            && let Some((class, kind, value)) = value_class(&gloss)
+        {
+            return Some(Typed {
+                kind,
+                because: format!(
+                    "\u{300c}{word}\u{300d} (JMdict: {gloss}; WordNet: a {})",
+                    class.replace('_', " ")
+                ),
+                value: Some(value),
+            });
         }
     }
     None
