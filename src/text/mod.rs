@@ -377,7 +377,13 @@ const JA_INTERROGATIVE: &[&str] = &[
 /// with whether it is a term on its own) or an independent word by its base form.
 enum Unit {
     Compound(Vec<(usize, usize, bool)>),
-    Word { base: String, start: usize, end: usize },
+    /// A word by its base form; `verb` when it is a verb (not an adjective or an adverb).
+    Word {
+        base: String,
+        start: usize,
+        end: usize,
+        verb: bool,
+    },
 }
 
 /// The units of a Japanese stretch from its morphemes. A compound loses its kana-only edges
@@ -412,6 +418,8 @@ fn japanese_units(run: &str, mut ms: Vec<morph::Morpheme>) -> Vec<Unit> {
                     base: m.base.clone(),
                     start: m.start,
                     end: m.end,
+                    // An adjective's base form ends in い, a verb's never does.
+                    verb: m.class == Class::Word && !m.base.ends_with('い'),
                 });
             }
             i += 1;
@@ -508,7 +516,7 @@ fn analyse_run(run: &str, offset: usize, stems: &mut StemCache, f: &mut impl FnM
     };
     for unit in japanese_units(run, ms) {
         match unit {
-            Unit::Word { base, start, end } => f(&base, offset + start, offset + end),
+            Unit::Word { base, start, end, .. } => f(&base, offset + start, offset + end),
             Unit::Compound(members) => {
                 for &(s, e, term) in &members {
                     if term {
@@ -528,12 +536,14 @@ fn analyse_run(run: &str, offset: usize, stems: &mut StemCache, f: &mut impl FnM
     }
 }
 
-/// The nouns of a Japanese text as a reader would list them, whole noun compounds
-/// (`japanese_units`), or `None` without a dictionary. For the question's keywords,
-/// which are then split at known words. Verbs and adjectives are left out: in a question they
-/// mostly ask (進んでいますか, まとめて) rather than name what is asked about, and a verb in no
-/// source would make the evidence look partial.
-pub fn japanese_words(text: &str) -> Option<Vec<String>> {
+/// The words of a Japanese text as a reader would list them, or `None` without a dictionary:
+/// whole noun compounds (`japanese_units`), a verb's continuative form used as a noun
+/// (振り返り), and the other verbs by their base form (上げる, 終わる), each with whether it is
+/// such a verb. For the question's keywords, which are then split at known words; the caller
+/// leaves out the verbs that only ask (教える, 知る). Adjectives and adverbs are left out: in a
+/// question they mostly qualify (怪しい), and one in no source would make the evidence look
+/// partial.
+pub fn japanese_words(text: &str) -> Option<Vec<(String, bool)>> {
     if !morph::available() {
         return None;
     }
@@ -544,11 +554,45 @@ pub fn japanese_words(text: &str) -> Option<Vec<String>> {
         japanese_units(&norm, ms)
             .into_iter()
             .filter_map(|u| match u {
-                Unit::Word { start, end, .. } => nominal.contains(&(start, end)).then(|| norm[start..end].to_string()),
-                Unit::Compound(m) => Some(norm[m[0].0..m[m.len() - 1].1].to_string()),
+                Unit::Word { start, end, .. } if nominal.contains(&(start, end)) => {
+                    Some((norm[start..end].to_string(), false))
+                }
+                Unit::Word { end, verb: true, .. } if requested(&norm[end..]) => None,
+                Unit::Word { base, verb: true, .. } => Some((base, true)),
+                Unit::Word { .. } => None,
+                Unit::Compound(m) => Some((norm[m[0].0..m[m.len() - 1].1].to_string(), false)),
             })
             .collect(),
     )
+}
+
+/// Endings after a verb's て-form that make the question a request (「まとめて」,
+/// 「調べてください」, 「教えてもらえますか」): the verb says what to do with the subject, not what
+/// the subject is.
+const REQUEST_ENDINGS: &[&str] = &[
+    "",
+    "ください",
+    "下さい",
+    "くれ",
+    "くれる",
+    "くれますか",
+    "くれませんか",
+    "ほしい",
+    "欲しい",
+    "もらえる",
+    "もらえますか",
+    "もらえませんか",
+    "いただける",
+    "いただけますか",
+    "いただけませんか",
+];
+
+/// Whether `rest`, what follows a verb in a question, is its て-form closing a request.
+fn requested(rest: &str) -> bool {
+    let rest = rest.trim_end_matches(|c: char| c.is_whitespace() || "?？!！。.、".contains(c));
+    rest.strip_prefix('て')
+        .or_else(|| rest.strip_prefix('で'))
+        .is_some_and(|after| REQUEST_ENDINGS.contains(&after))
 }
 
 /// Particles after which a verb's continuative form is a noun: 振り返りは, 見直しの, 取り決めを.

@@ -893,9 +893,21 @@ mod tests {
         if crate::text::morph::available() {
             assert_eq!(keywords("火星オフィスの住所は？"), ["火星オフィス", "住所"]);
             // A verb's continuative form before a particle is a noun (the retrospective, the
-            // arrangements); the verbs of the question are not keywords.
-            assert_eq!(keywords("障害の振り返りは誰がまとめますか？"), ["障害", "振り返り"]);
+            // arrangements); another verb is a keyword by its base form, unless it only asks:
+            // a filler stem (教える, 知る) or the て-form of a request (まとめて, 調べてください).
+            assert_eq!(
+                keywords("障害の振り返りは誰がまとめますか？"),
+                ["障害", "振り返り", "まとめる"]
+            );
             assert_eq!(keywords("会場の取り決めを確認したい"), ["会場", "取り決め", "確認"]);
+            assert_eq!(
+                keywords("サーバーの移行はもう終わった？"),
+                ["サーバー", "移行", "終わる"]
+            );
+            assert_eq!(keywords("倉庫の在庫を調べてください"), ["倉庫", "在庫"]);
+            assert_eq!(keywords("倉庫の場所を教えて"), ["倉庫", "場所"]);
+            // An adjective qualifies: it is left out.
+            assert_eq!(keywords("怪しい荷物は誰に渡す？"), ["荷物", "渡す"]);
         }
         // How a request is put is not what it asks for.
         assert_eq!(

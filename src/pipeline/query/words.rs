@@ -190,7 +190,9 @@ pub(super) const TOOL_WORDS: &[&str] = &[
     "allow",
 ];
 
-pub(super) const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来"];
+/// Kanji of words that ask rather than name, alone (教, 知) or as a verb's stem (教える, 知る,
+/// 書く in 「仕様が書かれたページ」, the page it is written on).
+pub(super) const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来", "書"];
 
 /// Splits a question into content words (see the module docs).
 pub fn keywords(q: &str) -> Vec<String> {
@@ -242,11 +244,19 @@ pub fn keywords(q: &str) -> Vec<String> {
                     let n = w.chars().count();
                     !(text::is_stop_word(w) || (n == 1 && JA_FILLER.contains(&w)))
                 };
+                // A verb whose stem is a filler kanji asks (教えて, 知りたい) rather than names.
+                let asks = |w: &str| {
+                    w.chars()
+                        .next()
+                        .is_some_and(|c| JA_FILLER.iter().any(|f| f.starts_with(c)))
+                };
                 match text::japanese_words(&w) {
                     // With a dictionary: its words (compounds whole, verbs by base form).
                     Some(words) => {
-                        for w in words.into_iter().filter(|w| keep(w)) {
-                            push(w);
+                        for (w, verb) in words {
+                            if keep(&w) && !(verb && asks(&w)) {
+                                push(w);
+                            }
                         }
                     }
                     None if keep(&w) => push(w),
