@@ -190,8 +190,9 @@ pub(super) const TOOL_WORDS: &[&str] = &[
     "allow",
 ];
 
-/// Kanji of words that ask rather than name, alone (教, 知) or as a verb's stem (教える, 知る).
-pub(super) const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来"];
+/// Kanji of words that ask rather than name, alone (教, 知) or as a verb's stem (教える, 知る,
+/// 書く in 「仕様が書かれたページ」, the page it is written on).
+pub(super) const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来", "書"];
 
 /// Splits a question into content words (see the module docs).
 pub fn keywords(q: &str) -> Vec<String> {
