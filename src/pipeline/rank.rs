@@ -942,6 +942,45 @@ const SYNONYM_WEIGHT: f64 = ALTERNATIVE_COVERAGE_FLOOR;
 /// The pool's words are read from this many hits, those with the most of the question's words.
 const SYNONYM_HITS: usize = 40;
 
+/// The words of the question that stand-ins are looked for: of each concept `sought` accepts
+/// and no passage has in any alternative (`present`: whether the pool has a word), the words
+/// of its first alternative the pool lacks, as (index term, the word as the question writes
+/// it), once each and in the question's order, those `wanted` accepts (given both forms).
+fn absent_question_words(
+    cx: &RankContext,
+    present: impl Fn(&str) -> bool,
+    sought: impl Fn(&Concept) -> bool,
+    wanted: impl Fn(&str, &str) -> bool,
+) -> Vec<(String, String)> {
+    let mut absent: Vec<&str> = Vec::new();
+    for c in cx.analysis.concepts.iter().filter(|c| sought(c)) {
+        if c.alternatives
+            .iter()
+            .any(|(alt, _)| !alt.is_empty() && alt.iter().all(|t| present(t)))
+        {
+            continue;
+        }
+        if let Some((alt, _)) = c.alternatives.first() {
+            absent.extend(alt.iter().map(String::as_str).filter(|t| !present(t)));
+        }
+    }
+    let mut asked: Vec<(String, String)> = Vec::new();
+    if absent.is_empty() {
+        return asked;
+    }
+    let norm = text::normalize(&cx.analysis.question);
+    text::for_each_token(&cx.analysis.question, |t, s, e| {
+        if absent.contains(&t)
+            && !asked.iter().any(|(a, _)| a == t)
+            && let Some(w) = norm.get(s..e)
+            && wanted(t, w)
+        {
+            asked.push((t.to_string(), w.to_string()));
+        }
+    });
+    asked
+}
+
 /// Stand-ins by synonymy for the question's own English words (a concept's first alternative)
 /// of concepts that no passage has in any alternative or typo stand-in: the words of the
 /// `SYNONYM_HITS` hits with the most of the question's other words that WordNet gives as its
@@ -963,37 +1002,12 @@ fn synonym_stand_ins(
                 .get(t)
                 .is_some_and(|&i| df.get(i as usize).is_some_and(|&d| d > 0))
     };
-    let mut absent: Vec<&str> = Vec::new();
-    for c in &cx.analysis.concepts {
-        if c.alternatives
-            .iter()
-            .any(|(alt, _)| !alt.is_empty() && alt.iter().all(|t| present(t)))
-        {
-            continue;
-        }
-        if let Some((alt, _)) = c.alternatives.first() {
-            absent.extend(
-                alt.iter()
-                    .map(String::as_str)
-                    .filter(|t| !present(t) && t.len() >= 3 && t.bytes().all(|b| b.is_ascii_lowercase())),
-            );
-        }
-    }
-    if absent.is_empty() {
-        return Vec::new();
-    }
-    // The absent words as the question writes them.
-    let norm = text::normalize(&cx.analysis.question);
-    let mut asked: Vec<(String, String)> = Vec::new();
-    text::for_each_token(&cx.analysis.question, |t, s, e| {
-        if absent.contains(&t)
-            && !asked.iter().any(|(a, _)| a == t)
-            && let Some(w) = norm.get(s..e)
-            && wordnet.knows(w)
-        {
-            asked.push((t.to_string(), w.to_string()));
-        }
-    });
+    let asked = absent_question_words(
+        cx,
+        present,
+        |_| true,
+        |t, w| t.len() >= 3 && t.bytes().all(|b| b.is_ascii_lowercase()) && wordnet.knows(w),
+    );
     if asked.is_empty() {
         return Vec::new();
     }
@@ -1071,34 +1085,12 @@ fn meaning_stand_ins(
                 .get(t)
                 .is_some_and(|&i| df.get(i as usize).is_some_and(|&d| d > 0))
     };
-    let mut absent: Vec<&str> = Vec::new();
-    for c in &cx.analysis.concepts {
-        let sought = (EVERYDAY_BELOW..1.0).contains(&c.specificity) && !c.function_word;
-        if !sought
-            || c.alternatives
-                .iter()
-                .any(|(alt, _)| !alt.is_empty() && alt.iter().all(|t| present(t)))
-        {
-            continue;
-        }
-        if let Some((alt, _)) = c.alternatives.first() {
-            absent.extend(alt.iter().map(String::as_str).filter(|t| !present(t)));
-        }
-    }
-    if absent.is_empty() {
-        return Vec::new();
-    }
-    // The absent words as the question writes them.
-    let norm = text::normalize(&cx.analysis.question);
-    let mut asked: Vec<(String, String)> = Vec::new();
-    text::for_each_token(&cx.analysis.question, |t, s, e| {
-        if absent.contains(&t)
-            && !asked.iter().any(|(a, _)| a == t)
-            && let Some(w) = norm.get(s..e)
-        {
-            asked.push((t.to_string(), w.to_string()));
-        }
-    });
+    let asked = absent_question_words(
+        cx,
+        present,
+        |c| (EVERYDAY_BELOW..1.0).contains(&c.specificity) && !c.function_word,
+        |_, _| true,
+    );
     if asked.is_empty() {
         return Vec::new();
     }

@@ -693,11 +693,11 @@ impl Encoder {
     pub fn encode_words(&self, words: &[&str]) -> Vec<std::sync::Arc<[f32]>> {
         type Cache = std::sync::Mutex<HashMap<String, std::sync::Arc<[f32]>>>;
         static CACHE: std::sync::LazyLock<Cache> = std::sync::LazyLock::new(Default::default);
-        let lookup = |cache: &HashMap<String, std::sync::Arc<[f32]>>| -> Vec<Option<std::sync::Arc<[f32]>>> {
+        // A poisoned cache is only a cache: its contents are whole vectors or absent.
+        let found: Vec<Option<std::sync::Arc<[f32]>>> = {
+            let cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
             words.iter().map(|w| cache.get(*w).cloned()).collect()
         };
-        // A poisoned cache is only a cache: its contents are whole vectors or absent.
-        let found = lookup(&CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner));
         let todo: Vec<&str> = words
             .iter()
             .zip(&found)

@@ -92,6 +92,13 @@ impl Dictionary {
         choose(self.ja.get(&crate::text::normalize(word)))
     }
 
+    /// A Japanese word's first English translation, lower case, when it is one word (締め切り:
+    /// "deadline"; not "time limit"): what WordNet can look up for it.
+    pub fn first_word_gloss(&self, word: &str) -> Option<String> {
+        let first = self.to_english(word).into_iter().next()?.text.to_lowercase();
+        (!first.contains(' ')).then_some(first)
+    }
+
     /// Japanese translations of an English word or phrase, best first: its noun senses, else
     /// its singular's, else its verb senses ("to ...").
     pub fn to_japanese(&self, phrase: &str) -> Vec<Translation> {

@@ -36,7 +36,7 @@ pub const ADVERB_BIT: u8 = 1 << ADVERB;
 /// senses in its part of speech.
 pub struct WordNet {
     words: FxHashMap<String, Vec<(Synset, bool)>>,
-    /// `nouns.tsv`, when installed: read on the first `kind_of` (most questions never ask).
+    /// `nouns.tsv`, when installed: read on first use (`WordNet::nouns`), by `kind_of`.
     nouns_file: Option<std::path::PathBuf>,
     nouns: std::sync::OnceLock<Nouns>,
 }

@@ -545,11 +545,7 @@ fn japanese_value_noun(phrase: &str) -> Option<Typed> {
     for word in words {
         // The first gloss only, as English reads the noun itself: 期間 is first a "period",
         // which asks which one as "what is the period" does, not for how long.
-        let Some(gloss) = dictionary.to_english(word).into_iter().next() else {
-            continue;
-        };
-        let gloss = gloss.text.to_lowercase();
-        if !gloss.contains(' ')
+        if let Some(gloss) = dictionary.first_word_gloss(word)
             && let Some((class, kind, value)) = value_class(&gloss)
         {
             return Some(Typed {

@@ -152,8 +152,8 @@ fn names_a_thing(word: &str, question: &str) -> bool {
             .is_some_and(|m| !m.is_empty() && m.iter().all(|m| m.class == text::morph::Class::Noun));
         return noun
             && text::jmdict::dictionary()
-                .and_then(|d| d.to_english(word).into_iter().next())
-                .is_some_and(|g| !g.text.contains(' ') && wordnet.concrete_noun(&g.text.to_lowercase()));
+                .and_then(|d| d.first_word_gloss(word))
+                .is_some_and(|g| wordnet.concrete_noun(&g));
     }
     let words: Vec<String> = question
         .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))

@@ -191,7 +191,7 @@ pub(super) const TOOL_WORDS: &[&str] = &[
 ];
 
 /// Kanji of words that ask rather than name, alone (教, 知) or as a verb's stem (教える, 知る,
-/// 書く in 「仕様が書かれたページ」, the page it is written on).
+/// 書く in 「どこに書いてありますか」, where something is written).
 pub(super) const JA_FILLER: &[&str] = &["教", "決", "変", "使", "知", "思", "言", "見", "行", "来", "書"];
 
 /// Splits a question into content words (see the module docs).
