@@ -557,14 +557,18 @@ fn lead_index(
     let Some(top) = clusters.first().map(Cluster::score) else {
         return best();
     };
-    // The nearest below the best, within `reach`, that answers the question as well and `says`.
+    // The nearest below the best, within `reach`, that answers the question as well and `says`:
+    // it covers the question as the pipeline's answers do (`ANSWER_COVERAGE`), or at least as
+    // much as the best evidence does (a question in one language whose evidence is in the
+    // other is covered only through translations, the best evidence too).
+    let as_well = ANSWER_COVERAGE.min(clusters[0].rep().coverage);
     let nearest_that = |says: &dyn Fn(usize) -> bool, reach: f64| {
         clusters
             .iter()
             .enumerate()
             .skip(1)
             .take_while(|(_, c)| c.score() >= top * reach)
-            .find(|(i, c)| c.rep().coverage >= ANSWER_COVERAGE && says(*i))
+            .find(|(i, c)| c.rep().coverage >= as_well && says(*i))
             .map(|(i, _)| i)
     };
     if let Some(people) = people {
