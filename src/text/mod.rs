@@ -222,10 +222,19 @@ fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)
             }
             None => (norm.len(), Script::Other),
         };
-        // Apostrophes inside English words ("don't") do not split a word.
+        // Apostrophes inside English words ("don't") do not split a word, nor a thousands
+        // separator a number ("1,000", as `digit_group`).
         let joins_word = run_script == Script::Word
-            && matches!(cur, Some((_, '\'' | '’')))
-            && matches!(it.peek(), Some((_, c)) if script(*c) == Script::Word);
+            && (matches!(cur, Some((_, '\'' | '’')))
+                && matches!(it.peek(), Some((_, c)) if script(*c) == Script::Word)
+                || matches!(cur, Some((p, ',')) if {
+                    let b = norm.as_bytes();
+                    let digits = b[run_start..p].iter().rev().take_while(|c| c.is_ascii_digit()).count();
+                    digits > 0
+                        && (digits <= 3 || b[p - 4] == b',')
+                        && b[run_start..p].iter().all(|c| c.is_ascii_digit() || *c == b',')
+                        && digit_group(b, p).is_some()
+                }));
         if s != run_script && !joins_word {
             if run_script == Script::Hiragana {
                 if all_hiragana {
@@ -271,14 +280,34 @@ fn cut_ascii(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, 
             has_apostrophe |= b[i] == b'\'';
             i += 1;
         }
+        let grouped = i - start <= 3 && b[start..i].iter().all(u8::is_ascii_digit) && {
+            let before = i;
+            while let Some(n) = digit_group(b, i) {
+                i = n;
+            }
+            i > before
+        };
         let run = &norm[start..i];
         let word: std::borrow::Cow<str> = if has_apostrophe {
             run.replace('\'', "").into()
+        } else if grouped {
+            run.replace(',', "").into()
         } else {
             run.into()
         };
         word_token(&word, start, i, stems, f);
     }
+}
+
+/// Where a group of thousands (",000") starting at `at` ends: a number written with its
+/// thousands separated ("1,000", "12,500,000") is one token, not "1" and "000", which would
+/// match every "1" and every round number.
+fn digit_group(b: &[u8], at: usize) -> Option<usize> {
+    let end = at + 4;
+    (b.get(at) == Some(&b',')
+        && b.get(at + 1..end).is_some_and(|d| d.iter().all(u8::is_ascii_digit))
+        && !b.get(end).is_some_and(u8::is_ascii_alphanumeric))
+    .then_some(end)
 }
 
 /// Emits one Latin-script word: stop words dropped, alphabetic ASCII words stemmed.
@@ -299,8 +328,8 @@ fn emit_run(run: &str, offset: usize, script: Script, stems: &mut StemCache, f: 
     match script {
         Script::Word => {
             let end = offset + run.len();
-            if run.contains(['\'', '’']) {
-                let word: String = run.chars().filter(|c| *c != '\'' && *c != '’').collect();
+            if run.contains(['\'', '’', ',']) {
+                let word: String = run.chars().filter(|c| !matches!(c, '\'' | '’' | ',')).collect();
                 word_token(&word, offset, end, stems, f)
             } else {
                 word_token(run, offset, end, stems, f)
@@ -989,6 +1018,17 @@ mod tests {
             &["decid", "price", "chang"],
         );
         check("Don't deploy on Fridays", &["dont", "deploy", "friday"]);
+    }
+
+    #[test]
+    fn a_number_with_its_thousands_separated_is_one_token() {
+        check("1,000 requests a minute", &["1000", "request", "minut"]);
+        check("budget of 12,500,000 yen", &["budget", "12500000", "yen"]);
+        // A list of numbers is not one number, nor is a group of other than three digits.
+        check("steps 1,2 and 3", &["step", "1", "2", "3"]);
+        check("1,0000 and 1234,567", &["1", "0000", "1234", "567"]);
+        check("1,000円まで", &["1000", "円"]);
+        check("上限は2,500件です", &["上限", "2500"]);
     }
 
     #[test]
