@@ -30,6 +30,10 @@ pub struct AskCommand {
     /// Use this intent instead of classifying the question.
     #[arg(long)]
     pub intent: Option<String>,
+    /// Stop waiting for sources (and the language model) this many seconds after the question
+    /// arrives; what is found by then is answered from (default 15).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_deadline)]
+    pub deadline: Option<std::time::Duration>,
     /// Use the configured language model (`llm:` in the configuration) for this question.
     #[arg(long, conflicts_with = "no_llm")]
     pub llm: bool,
@@ -65,6 +69,7 @@ pub async fn run(cmd: AskCommand, out: Out<'_>) -> Outcome {
         sources: cmd.sources,
         intent,
         llm,
+        deadline: cmd.deadline,
         ..Default::default()
     };
     let result = engine.ask(&cmd.question, &opts).await;
@@ -79,5 +84,38 @@ pub async fn run(cmd: AskCommand, out: Out<'_>) -> Outcome {
     match crate::servers::serve::all_failed(&r) {
         Some(why) => Err(Failure::failed(why)),
         None => Ok(()),
+    }
+}
+
+/// The longest deadline `--deadline` takes: ten minutes.
+const MAX_DEADLINE_SECS: f64 = 600.0;
+
+/// `--deadline`: seconds, more than none and at most ten minutes.
+fn parse_deadline(s: &str) -> Result<std::time::Duration, String> {
+    let secs: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{s}` is not a number of seconds (for example 15 or 2.5)"))?;
+    if !secs.is_finite() || secs <= 0.0 || secs > MAX_DEADLINE_SECS {
+        return Err(format!(
+            "the deadline must be more than 0 and at most {MAX_DEADLINE_SECS} seconds"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::parse_deadline;
+    use std::time::Duration;
+
+    #[test]
+    fn a_deadline_is_a_positive_number_of_seconds_up_to_ten_minutes() {
+        assert_eq!(parse_deadline("15"), Ok(Duration::from_secs(15)));
+        assert_eq!(parse_deadline(" 2.5 "), Ok(Duration::from_millis(2500)));
+        assert_eq!(parse_deadline("600"), Ok(Duration::from_secs(600)));
+        for bad in ["0", "-3", "601", "NaN", "inf", "", "15s"] {
+            assert!(parse_deadline(bad).is_err(), "{bad}");
+        }
     }
 }

@@ -1457,6 +1457,51 @@ mod tests {
     }
 
     #[test]
+    fn a_value_lead_covers_the_question_as_well_as_the_best_evidence() {
+        use crate::pipeline::rank::Evidence;
+        use crate::text::values::ValueKind;
+        // Evidence covering `coverage` of the question, scoring `score`.
+        let cluster = |native: &str, text: &str, score: f64, coverage: f64| {
+            let mut e = Evidence::plain(chat(native, "Ana Costa", "2026-11-19T09:00:00Z", text), score);
+            e.coverage = coverage;
+            Cluster { members: vec![e] }
+        };
+        let claim = |statement: &str, kind: ValueKind| conflict::Claim {
+            statement: statement.into(),
+            passage: statement.into(),
+            candidates: Vec::new(),
+            standing: statement.into(),
+            value: conflict::stated_value(statement, kind),
+            date: None,
+        };
+        let lead = |best: f64, second: f64| {
+            let clusters = [
+                cluster("kilns/1.000002", "Kiln alarms page the night crew.", 0.5, best),
+                cluster(
+                    "kilns/1.000001",
+                    "Kiln alarms: first reply within 20 minutes.",
+                    0.45,
+                    second,
+                ),
+            ];
+            let claims: Vec<_> = clusters
+                .iter()
+                .map(|c| claim(&c.rep().hit.text, ValueKind::Duration))
+                .collect();
+            assert!(claims[0].value.is_none() && claims[1].value.is_some(), "{claims:?}");
+            lead_index(&clusters, &claims, None, Some(ValueKind::Duration), None, false, false).0
+        };
+        // Evidence in the other language is covered only through translations: the page that
+        // states the time covers as much as the best evidence, and leads.
+        assert_eq!(lead(0.3, 0.35), 1);
+        assert_eq!(lead(0.3, 0.3), 1);
+        // Covering less than the best evidence (and under ANSWER_COVERAGE), it does not.
+        assert_eq!(lead(0.4, 0.3), 0);
+        // Covering ANSWER_COVERAGE, it leads whatever the best evidence covers.
+        assert_eq!(lead(0.9, ANSWER_COVERAGE), 1);
+    }
+
+    #[test]
     fn a_lead_in_the_other_language_has_a_counterpart_in_the_askers() {
         let cluster = |native: &str, text_: &str| {
             let mut h = chat(native, "Ana Costa", "2026-11-16T09:00:00Z", text_);

@@ -118,6 +118,9 @@ fn ask_rejects_an_empty_question_and_a_bad_clock() {
     let (code, _, err) = run(&["ask", "--as-of", "yesterday", "x"]);
     assert_eq!(code, 2);
     assert!(err.contains("`--as-of` must be an RFC 3339 time"), "{err}");
+    let (code, _, err) = run(&["ask", "--deadline", "0", "x"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("the deadline must be more than 0"), "{err}");
 }
 
 #[test]

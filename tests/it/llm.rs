@@ -588,6 +588,10 @@ async fn ask_with_llm_on_the_command_line_writes_a_checked_answer() {
             config.clone(),
             "--as-of".into(),
             "2026-11-20T09:00:00Z".into(),
+            // A debug build on a busy machine may spend most of the default 15 s loading the
+            // language resources; this test is about the model's answer, not the deadline.
+            "--deadline".into(),
+            "120".into(),
         ];
         a.extend(extra.iter().map(|s| s.to_string()));
         a.push(QUESTION.into());
