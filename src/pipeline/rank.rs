@@ -512,6 +512,7 @@ pub fn rank_top_explained(
     let stand_ins = counted.stand_ins();
     let mut qconcepts = counted.question_tokens(&cx.analysis.concepts);
     counted.weigh_senses(&mut qconcepts);
+    counted.weigh_present(&mut qconcepts, &cx.analysis.concepts);
     let full = counted.concept_weights(&qconcepts);
     counted.weigh_absent(&mut qconcepts, &cx.analysis.concepts);
     let mut concept_weights = counted.concept_weights(&qconcepts);
@@ -781,6 +782,33 @@ impl Counted {
             let apart = alt.iter().any(|t| !t.joined);
             alt.iter().filter(|t| !apart || !t.joined).all(|t| self.has(t))
         })
+    }
+
+    /// A concept the pool has weighs at least its specificity in the language at large
+    /// (`Concept::specificity`) times the IDF of the rarest word the pool has: the pool was
+    /// found by the question's own words, so its IDF rates the question's subject low
+    /// ("Kubernetes" in a pool of Kubernetes messages) next to the asker's everyday words the
+    /// evidence paraphrases, and a passage without the subject would cover as much as one with
+    /// it. Without the word lists (every concept as specific, 1) the pool's IDF stands.
+    fn weigh_present(&self, qconcepts: &mut [QConcept], concepts: &[Concept]) {
+        if text::wordfreq::frequencies().is_none() && concepts.iter().all(|c| c.specificity >= 1.0) {
+            return;
+        }
+        let cap = qconcepts
+            .iter()
+            .flat_map(|qc| qc.iter().flat_map(|(alt, _, _)| alt.iter()))
+            .filter(|t| self.has(t))
+            .map(|t| t.idf)
+            .fold(0.0, f64::max);
+        for (qc, c) in qconcepts.iter_mut().zip(concepts) {
+            if !self.has_concept(qc) {
+                continue;
+            }
+            let floor = c.specificity * cap;
+            for t in qc.iter_mut().flat_map(|(alt, _, _)| alt.iter_mut()) {
+                t.idf = t.idf.max(floor);
+            }
+        }
     }
 
     /// A concept no passage has weighs at most as the rarest word the pool does have, and by
@@ -1724,6 +1752,73 @@ mod tests {
         assert!(rare_top.ends_with("c/1"), "{rare_top}");
         assert_eq!(everyday_top, rare_top, "the ranking itself does not change");
         assert!(everyday > rare + 0.1, "{everyday} vs {rare}");
+    }
+
+    #[test]
+    fn the_subject_every_passage_shares_outweighs_an_everyday_word() {
+        // Written for this test: the pool was found by the subject ("forklift fleet"), so nearly
+        // every passage has it and its pool IDF is low; "finish" is the asker's everyday word,
+        // which one passage without the subject happens to use.
+        let hits = vec![
+            hit(
+                "slack",
+                "c/1",
+                EvidenceKind::Chat,
+                "The forklift fleet rollout ends on 3 March.",
+                "2026-11-01",
+            ),
+            hit(
+                "slack",
+                "c/2",
+                EvidenceKind::Chat,
+                "Painting will finish before the rollout of the new desks.",
+                "2026-11-01",
+            ),
+            hit(
+                "slack",
+                "c/3",
+                EvidenceKind::Chat,
+                "Forklift fleet batteries are charged overnight.",
+                "2026-11-01",
+            ),
+            hit(
+                "slack",
+                "c/4",
+                EvidenceKind::Chat,
+                "Forklift fleet training is on Tuesday.",
+                "2026-11-01",
+            ),
+            hit(
+                "slack",
+                "c/5",
+                EvidenceKind::Chat,
+                "The forklift fleet has a new parking bay.",
+                "2026-11-01",
+            ),
+        ];
+        let everyday = text::terms("finish");
+        let adjust = |a: &mut Analysis| {
+            for c in a.concepts.iter_mut() {
+                c.specificity = if c.alternatives[0].0 == everyday { 0.2 } else { 1.0 };
+            }
+        };
+        in_context_with(
+            "when will the forklift fleet rollout finish",
+            Intent::Temporal,
+            adjust,
+            |cx| {
+                let (ranked, weights) = rank_top_weighed(hits, cx, 10);
+                assert!(ranked[0].hit.id.ends_with("c/1"), "{:?}", ranked[0].hit.id);
+                // Each specific word the pool has weighs as the rarest one there.
+                let top = weights
+                    .iter()
+                    .filter(|w| w.in_pool)
+                    .map(|w| w.weight)
+                    .fold(0.0, f64::max);
+                let specific: Vec<_> = weights.iter().filter(|w| w.in_pool && w.weight >= top - 1e-9).collect();
+                assert!(specific.len() >= 3, "{weights:?}");
+            },
+        );
     }
 
     #[test]
