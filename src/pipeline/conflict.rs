@@ -446,6 +446,30 @@ pub fn choose_among(
             (1.0 + statements / df.max(1.0)).ln()
         })
         .collect();
+    // The values of the asked kind that the text itself withdraws ("The $49 price is
+    // withdrawn."): a sentence elsewhere in it that states only those ("win rate fell after the
+    // move to $49") tells what was, not what stands.
+    let withdrawn_values: Vec<String> = focus
+        .map(|k| {
+            sents
+                .iter()
+                .filter(|(sent, _, _)| withdrawn(sent))
+                .flat_map(|(sent, _, _)| values::extract(sent))
+                .filter(|v| v.kind == k)
+                .map(|v| v.canonical)
+                .collect()
+        })
+        .unwrap_or_default();
+    let restates_withdrawn = |sent: &str| {
+        !withdrawn_values.is_empty() && {
+            let stated: Vec<String> = values::extract(sent)
+                .into_iter()
+                .filter(|v| Some(v.kind) == focus)
+                .map(|v| v.canonical)
+                .collect();
+            !stated.is_empty() && stated.iter().all(|v| withdrawn_values.contains(v))
+        }
+    };
     for (i, (sent, level, at)) in sents.iter().enumerate() {
         let heading = *level > 0;
         // A function word ("per", "via") says how the question's things relate, not which:
@@ -467,7 +491,7 @@ pub fn choose_among(
             // Of sentences that cover as much, one among the items of a list (or introducing
             // them) answers a question for several items.
             listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
-            standing: !withdrawn(sent),
+            standing: !withdrawn(sent) && !restates_withdrawn(sent),
             has_value,
             distinct: (distinct * 1000.0).round() as u32,
             in_passage: *at >= p0 && *at < p1.max(p0 + 1),
@@ -954,6 +978,25 @@ mod tests {
             choose_sentence(&e, &a, &lexicon, None).sentence,
             "Get a laptop from IT in your first week; Pair with your buddy on a bug."
         );
+    }
+
+    #[test]
+    fn a_sentence_stating_only_a_value_the_text_withdraws_does_not_stand() {
+        // Written for this test: the first sentence tells what the withdrawn price did; the one
+        // that stands states the price that holds.
+        let doc = "Gym pricing\n\nSign-ups for the gym membership fell after the price moved to €30.\n\
+                   The €30 price is withdrawn.\nThe gym membership price stays at €25 a month.\n";
+        let e = page("0000000000000000000000000000000e", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let a = crate::pipeline::query::analyze("What is the price of the gym membership?", now, &lexicon);
+        let chosen = choose_sentence(&e, &a, &lexicon, Some(ValueKind::Money));
+        assert!(chosen.sentence.contains("€25"), "{}", chosen.sentence);
+        let first = chosen.candidates.iter().find(|c| c.sentence.contains("fell")).unwrap();
+        assert!(first.withdrawn, "{first:?}");
+        // Without a kind asked for, no value is the one withdrawn: the text's order decides.
+        let chosen = choose_sentence(&e, &a, &lexicon, None);
+        assert!(chosen.sentence.contains("fell"), "{}", chosen.sentence);
     }
 
     #[test]
