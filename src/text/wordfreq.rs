@@ -131,6 +131,17 @@ impl Frequencies {
         if let Some(&z) = table.get(word) {
             return Some(f64::from(z) / 100.0);
         }
+        // The lists were cut at hyphens ("write-up" is "write" and "up"): a hyphenated word
+        // they lack is as rare as its parts together.
+        if word.contains('-') && !crate::text::is_japanese(word) {
+            let mut inverse = 0.0;
+            let mut any = false;
+            for part in word.split('-').filter(|p| !p.is_empty()) {
+                inverse += 10f64.powf(-f64::from(*self.en.get(part)?) / 100.0);
+                any = true;
+            }
+            return any.then(|| (-inverse.log10()).max(0.0));
+        }
         let members = crate::text::compound_members(word)?;
         let mut inverse = 0.0;
         for m in &members {
@@ -184,6 +195,11 @@ mod tests {
         assert!(submarine > 0.7, "{submarine}");
         assert_eq!(specificity_in(&f, "salesforce"), 1.0);
         assert_eq!(specificity_in(&f, "give 1.32"), 1.0);
+        // A hyphenated word the lists lack is read as its parts; one with an unlisted part is
+        // a name or a term.
+        assert!((specificity_in(&f, "sign-off") - specificity_in(&f, "sign off")).abs() < 1e-9);
+        assert!(specificity_in(&f, "sign-off") < 0.5);
+        assert_eq!(specificity_in(&f, "sign-zzqx"), 1.0);
         assert!(specificity_in(&f, "内容") < 0.4);
     }
 
