@@ -221,6 +221,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             .then_with(|| a.rep().hit.source.cmp(&b.rep().hit.source))
             .then_with(|| a.rep().hit.id.cmp(&b.rep().hit.id))
     });
+    keep_the_leads_thread(&mut clusters, input.analysis);
     clusters.truncate(MAX_CITATIONS);
     // A cluster speaks in the question's language when one of its copies does: a Japanese
     // question is answered from the Japanese copy of an announcement posted in both languages.
@@ -869,6 +870,46 @@ fn specific_values(c: &Cluster) -> std::collections::BTreeSet<String> {
 /// lead is in the other language, `c` in the question's, and they state one of the same
 /// values (`lead_values`: the lead's `specific_values`). It corroborates the lead, often with
 /// details the other version leaves out.
+/// Replies in the best evidence's thread kept among the citations at most, past the cut.
+const THREAD_REPLIES_KEPT: usize = 2;
+
+/// Keeps among the first `MAX_CITATIONS` clusters the best replies in the top cluster's
+/// thread (same source and thread) that speak of a part of the question the top one leaves
+/// out: a thread is one story, and its reply ("Mitigated: rolled back …" under "SEV2: … since
+/// 03:05 UTC") shares few words with a question about the whole of it, so the pool's own
+/// messages outrank it. They take the last places, before what ranks lowest.
+fn keep_the_leads_thread(clusters: &mut Vec<Cluster>, analysis: &crate::pipeline::query::Analysis) {
+    if clusters.len() <= MAX_CITATIONS {
+        return;
+    }
+    let top = clusters[0].rep();
+    let Some(thread) = top.hit.thread.clone() else {
+        return;
+    };
+    let source = top.hit.source.clone();
+    let top_covers = rank::which_concepts(&top.hit.text, analysis);
+    let adds = |c: &Cluster| {
+        let e = c.rep();
+        e.hit.source == source
+            && e.hit.thread.as_deref() == Some(thread.as_str())
+            && rank::which_concepts(&e.hit.text, analysis)
+                .iter()
+                .zip(&top_covers)
+                .zip(&analysis.concepts)
+                .any(|((has, top_has), concept)| *has && !top_has && !concept.everyday())
+    };
+    let kept: Vec<usize> = (MAX_CITATIONS..clusters.len())
+        .filter(|i| adds(&clusters[*i]))
+        .take(THREAD_REPLIES_KEPT)
+        .collect();
+    // Highest index first, so the earlier ones keep their places while removed.
+    let replies: Vec<Cluster> = kept.iter().rev().map(|i| clusters.remove(*i)).collect();
+    let at = MAX_CITATIONS - replies.len();
+    for c in replies {
+        clusters.insert(at, c);
+    }
+}
+
 fn counterpart(lead: &Cluster, lead_values: &std::collections::BTreeSet<String>, c: &Cluster, ja: bool) -> bool {
     !in_language(lead.rep(), ja) && in_language(c.rep(), ja) && !specific_values(c).is_disjoint(lead_values)
 }
@@ -1591,6 +1632,45 @@ mod tests {
         let prose = &r.answer[..r.statement_end];
         assert!(prose.starts_with("Kiln 3 overheating alarm"), "{}", r.answer);
         assert!(prose.contains("thermocouple was replaced"), "{}", r.answer);
+        // However many messages elsewhere outrank the reply, it stays among the citations.
+        let elsewhere = [
+            "Lyon pottery studio: the kiln 3 alarm drill moved to Monday.",
+            "The Lyon pottery studio orders a spare kiln 3 alarm panel.",
+            "Which kiln 3 alarm sounds at the Lyon pottery studio during glazing?",
+            "Kiln 3 alarm thresholds for the Lyon pottery studio are in the wiki.",
+            "Who owns kiln 3 alarm maintenance at the Lyon pottery studio?",
+            "Lyon pottery studio newsletter: the kiln 3 alarm got a louder siren.",
+            "Kiln 3 alarm sirens were tested at the Lyon pottery studio last spring.",
+            "Reminder: the Lyon pottery studio kiln 3 alarm panel needs new batteries.",
+            "Pottery studio Lyon: the kiln 3 alarm contractor visits next week.",
+            "The Lyon pottery studio's kiln 3 alarm history is in the annual report.",
+            "The Lyon pottery studio exports its kiln 3 alarm log every month.",
+            "Kiln 3 alarm wiring at the Lyon pottery studio passed inspection.",
+            "The Lyon pottery studio kiln 3 alarm now texts the night crew.",
+        ];
+        let mut hits = vec![alarm()];
+        for (n, text) in elsewhere.iter().enumerate() {
+            hits.push(chat(
+                &format!("kilns/5.{n:06}"),
+                "Marco Rossi",
+                "2026-06-20T09:00:00Z",
+                text,
+            ));
+        }
+        hits.push(in_thread(
+            "kilns/2.000002",
+            "kilns/2.000001",
+            "2026-10-02T04:00:00Z",
+            done,
+        ));
+        let r = answer_as(question, Intent::Factual, vec![outcome("slack", hits)]);
+        assert_eq!(r.citations.len(), MAX_CITATIONS, "{}", r.answer);
+        assert!(
+            r.citations.iter().any(|c| c.id.ends_with("kilns/2.000002")),
+            "{}",
+            r.answer
+        );
+        assert!(r.answer[..r.statement_end].contains("thermocouple"), "{}", r.answer);
         // Outside the lead's thread, the same message is support only as any other evidence is.
         let lone = in_thread("kilns/4.000002", "kilns/4.000001", "2026-10-02T04:00:00Z", done);
         let r = answer_as(question, Intent::Factual, vec![outcome("slack", vec![alarm(), lone])]);
