@@ -159,6 +159,10 @@ pub const POSITION_CITATIONS: usize = 2;
 /// Evidence from another place stating the value the lead states is shown when it scores and
 /// covers at least this share.
 const CORROBORATION_REACH: f64 = 0.5;
+/// A statement in the asker's language means what the lead's (in the other language) does at
+/// this cosine of the sentence encoder or more (a translation of one sentence scores about 0.6,
+/// two sentences of one announcement about other things 0.1 to 0.4).
+const SAME_STATEMENT_COSINE: f32 = 0.5;
 
 /// A citation's snippet is its claim cut to this many characters: a sentence or two in a list.
 const SNIPPET_CHARS: usize = 280;
@@ -766,6 +770,8 @@ fn write_answer(
     // same words (the same standup line on another day, a copy the clustering kept apart)
     // adds nothing, and its place goes to evidence further down.
     let mut said = vec![dedup::shingles(&claims[lead_idx].statement)];
+    let lead_says = rank::which_concepts(&claims[lead_idx].statement, input.analysis);
+    let lead_meaning = std::cell::OnceCell::new();
     // A reply in the lead's thread that speaks of part of the question the lead leaves out
     // ("Mitigated: rolled back …" under "SEV2: … since 03:05 UTC", asked when it started and
     // what was done) tells the rest of one story.
@@ -794,10 +800,47 @@ fn write_answer(
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
         let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
         let is_counterpart = || counterpart(&clusters[lead_idx], &lead_values, c, ja);
+        // A counterpart in the asker's language may sit beside the lead (a translated page in
+        // the same wiki), and is read in its own words where the lead was read through
+        // translations: it covers at least that share of what the lead covers.
+        // ... and what it is shown saying states one of the lead's values.
+        let says_a_lead_value = |statement: &str| {
+            text::values::extract(statement)
+                .iter()
+                .any(|v| v.is_specific() && lead_values.contains(&v.term()))
+        };
+        // ... or speaks of every specific concept of the question the lead's statement does.
+        let says_what_the_lead_says = |i: usize| {
+            let has = rank::which_concepts(&claims[i].statement, input.analysis);
+            let mut any = false;
+            for ((lead_has, has), concept) in lead_says.iter().zip(&has).zip(&input.analysis.concepts) {
+                if *lead_has && !concept.everyday() {
+                    if !has {
+                        return false;
+                    }
+                    any = true;
+                }
+            }
+            any
+        };
+        // ... or, by the sentence encoder, means what the lead's statement means.
+        let means_what_the_lead_says = |statement: &str| {
+            input.encoder.is_some_and(|enc| {
+                let lead = lead_meaning.get_or_init(|| enc.encode(&claims[lead_idx].statement));
+                crate::text::encoder::cosine(lead, &enc.encode(statement)) >= SAME_STATEMENT_COSINE
+            })
+        };
+        let lead_coverage = clusters[lead_idx].rep().coverage;
         let corroborates = c.score() >= top * CORROBORATION_REACH
-            && c.rep().coverage >= CORROBORATION_REACH
-            && lead_place(c) != lead_place(&clusters[lead_idx])
-            && (lead_value.is_some() && value_in(i) == lead_value || is_counterpart());
+            && (c.rep().coverage >= CORROBORATION_REACH
+                && lead_place(c) != lead_place(&clusters[lead_idx])
+                && lead_value.is_some()
+                && value_in(i) == lead_value
+                || c.rep().coverage >= CORROBORATION_REACH * lead_coverage
+                    && is_counterpart()
+                    && (says_a_lead_value(&claims[i].statement)
+                        || says_what_the_lead_says(i)
+                        || means_what_the_lead_says(&claims[i].statement)));
         // Evidence that states the lead's value takes no other side of a disagreement.
         let silent = side.is_none();
         if (close && agrees || corroborates && (agrees || silent) || agrees && continues(i, c))
@@ -1540,6 +1583,40 @@ mod tests {
         assert_eq!(lead(0.4, 0.3), 0);
         // Covering ANSWER_COVERAGE, it leads whatever the best evidence covers.
         assert_eq!(lead(0.9, ANSWER_COVERAGE), 1);
+    }
+
+    #[test]
+    fn a_translated_page_beside_the_lead_follows_it() {
+        if !crate::text::morph::available() {
+            eprintln!("SKIPPED: no IPADIC in the data directory");
+            return;
+        }
+        // Written for this test: an English FAQ and its Japanese version in one wiki. Asked in
+        // Japanese, the FAQ covers more through translations and leads; the Japanese page says
+        // the same date in other words ("梱包", where the question says "詰め").
+        let page = |native: &str, title: &str, text: &str| {
+            let mut h = notion(native, EvidenceKind::Wiki, title, "2026-10-02T09:00:00Z", text);
+            h.location = "Company Wiki".into();
+            h
+        };
+        let en = page(
+            "0000000000000000000000000000e001",
+            "Warehouse Move FAQ",
+            "# Warehouse Move FAQ\n\nWhen? The warehouse moves to Kobe on March 3.\n\
+             Movers pack the shelves on February 27.\nParking? Vans park at gate B.\n",
+        );
+        let ja = page(
+            "0000000000000000000000000000e002",
+            "倉庫移転のお知らせ",
+            "# 倉庫移転のお知らせ\n\n倉庫は3月3日に神戸へ移転します。\n2月27日に引越し業者が棚を梱包します。\n",
+        );
+        let r = answer_as(
+            "引越し業者が棚を詰めに来るのは何日？",
+            Intent::Temporal,
+            vec![outcome("notion", vec![en, ja])],
+        );
+        let prose = &r.answer[..r.statement_end];
+        assert!(prose.contains("2月27日"), "{}", r.answer);
     }
 
     #[test]
