@@ -381,8 +381,12 @@ pub fn choose_among(
     // is answered by a time relative to an event ("within 5 business days"); one that only
     // mentions a time, or reads as temporal, is not answered by any duration.
     let relative = analysis.asks(&[AnswerType::Date]);
+    // A question for how many is answered by a number of things, not by any number.
+    let asks_count = focus.is_none() && analysis.asks(&[AnswerType::Count]);
     let holds = |sent: &str, focus: Option<ValueKind>| {
-        holds(sent, focus, relative) || (asks_person && named_person(sent, people).is_some())
+        holds(sent, focus, relative)
+            || (asks_person && named_person(sent, people).is_some())
+            || (asks_count && crate::pipeline::query::states_count(sent))
     };
     let text = &e.hit.text;
     let (from, to, mut open) = reading_window(text, e.passage);

@@ -622,6 +622,44 @@ fn japanese(q: &str) -> Option<Typed> {
 /// which tool does something, `document` when its intent is the document one (a "where" or
 /// "which" question then asks for the document). `None` for a request with no question shape
 /// ("tell me about the launch").
+/// Whether `sent` states a count of something: a number followed by what it counts, a Japanese
+/// counter (「100件」, 「3名」) or an English noun, maybe after one adjective ("100 items", "14
+/// qualified opportunities"); not a code, status or version number ("HTTP 429 with", "SEV2:",
+/// "4.2.1"). WordNet tells an English noun; without it, only Japanese counters are read.
+pub fn states_count(sent: &str) -> bool {
+    use crate::text::wordnet::{ADJECTIVE, NOUN, wordnet};
+    let is = |w: &str, class: u8| match wordnet() {
+        Some(wn) => wn.parts_of_speech(w) & class != 0,
+        None => false,
+    };
+    crate::text::values::extract(sent)
+        .iter()
+        .filter(|v| v.kind == ValueKind::Number)
+        .any(|v| {
+            let after = &sent[v.end..];
+            if after.starts_with(|c: char| crate::text::is_japanese(&c.to_string())) {
+                return JA_COUNTERS
+                    .iter()
+                    .any(|(c, kind)| *kind == AnswerType::Count && after.starts_with(c));
+            }
+            if !after.starts_with(' ') || sent[..v.start].ends_with(|c: char| c.is_alphanumeric() || c == '.') {
+                return false;
+            }
+            let words: Vec<&str> = after
+                .split_whitespace()
+                .take(2)
+                .map(|w| w.trim_end_matches(|c: char| !c.is_alphanumeric()))
+                .collect();
+            // A word of three letters or more ("a" is a noun in WordNet too, as a letter).
+            let word = |w: &&str| w.len() >= 3 && w.chars().all(|c| c.is_ascii_lowercase());
+            match words.as_slice() {
+                [first, ..] if word(first) && is(first, NOUN) => true,
+                [first, second] if word(first) && word(second) => is(first, ADJECTIVE) && is(second, NOUN),
+                _ => false,
+            }
+        })
+}
+
 pub fn answer_type(q: &str, tool: bool, document: bool) -> Option<Typed> {
     if tool {
         return typed(AnswerType::Tool, "asks which tool");
@@ -648,6 +686,27 @@ mod tests {
 
     fn of(q: &str) -> Option<AnswerType> {
         answer_type(&normalize(q), false, false).map(|t| t.kind)
+    }
+
+    #[test]
+    fn a_count_is_a_number_of_things() {
+        // Written for this test.
+        assert!(states_count("倉庫には棚が30台あります。"));
+        assert!(states_count("申請は120件でした。"));
+        // A code, a status, a version, a number with nothing counted after it.
+        assert!(!states_count(
+            "Exceeding it returns HTTP 429 with a Retry-After header."
+        ));
+        assert!(!states_count("SEV2: page the on-call."));
+        assert!(!states_count("Version 4.2.1 fixes the export."));
+        assert!(!states_count("The gate code is 4711."));
+        if crate::text::wordnet::wordnet().is_some() {
+            // With WordNet, an English noun after the number, or after one adjective; a letter
+            // is no noun.
+            assert!(states_count("The warehouse holds 40 pallets."));
+            assert!(states_count("We have 14 qualified leads in Osaka."));
+            assert!(!states_count("Call 5 a day."));
+        }
     }
 
     #[test]

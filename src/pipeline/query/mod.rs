@@ -16,7 +16,7 @@ mod expand;
 mod time;
 mod words;
 
-pub use answer_type::{AnswerType, Typed, answer_type};
+pub use answer_type::{AnswerType, Typed, answer_type, states_count};
 pub use expand::expand;
 use expand::split_compounds;
 use time::find_time;
