@@ -186,6 +186,8 @@ fn holds(sent: &str, focus: Option<ValueKind>, relative: bool) -> bool {
         values::extract(sent)
             .iter()
             .any(|v| v.kind == k || (relative && k == ValueKind::Date && relative_time(sent, v)))
+            // A time of day answers "when" as a date does ("refreshes nightly at 02:00 UTC").
+            || (relative && k == ValueKind::Date && values::states_time_of_day(sent))
     })
 }
 

@@ -153,6 +153,18 @@ static DATE_ISO: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)20\d\d-(\d\d)-(
 static DATE_SLASH: LazyLock<Regex> = LazyLock::new(|| re(r"(?-u:\b)(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?-u:\b)"));
 static PERCENT: LazyLock<Regex> = LazyLock::new(|| re(r"(\d+(?:\.\d+)?)\s?(%|パーセント|percent)"));
 static NUMBER: LazyLock<Regex> = LazyLock::new(|| re(r"\d[\d,]*(?:\.\d+)?"));
+/// A time of day: "02:00", "9:30 UTC", "5 pm", 「17時」 (not "17時間", a duration).
+static TIME_OF_DAY: LazyLock<Regex> = LazyLock::new(|| {
+    re(
+        r"(?-u:\b)(?:[01]?\d|2[0-3]):[0-5]\d(?-u:\b)|(?i)(?-u:\b)(?:1[0-2]|[1-9])\s?[ap]\.?m(?-u:\b)|\d{1,2}時(?:[^間]|$)",
+    )
+});
+
+/// Whether `text` states a time of day ("Data refreshes nightly at 02:00 UTC"): it says when
+/// something recurs or happened as a date does.
+pub fn states_time_of_day(text: &str) -> bool {
+    TIME_OF_DAY.is_match(text)
+}
 
 fn num(s: &str) -> String {
     let s = s.replace(',', "");
@@ -331,6 +343,28 @@ pub fn fact_set(text: &str) -> std::collections::BTreeSet<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn times_of_day() {
+        // Written for this test.
+        for t in [
+            "Backups run nightly at 02:00 UTC.",
+            "Standup is at 9:30.",
+            "Doors open at 5 pm.",
+            "会議は17時からです。",
+            "10時開始",
+        ] {
+            assert!(states_time_of_day(t), "{t}");
+        }
+        for t in [
+            "The build took 17時間.",
+            "Version 1.2 ships on May 3.",
+            "Ratio 3:1 is fine.",
+            "We need 25:00 slots.",
+        ] {
+            assert!(!states_time_of_day(t), "{t}");
+        }
+    }
 
     #[test]
     fn a_value_is_spelled_as_either_language_writes_it_and_reads_back_the_same() {
