@@ -892,7 +892,7 @@ fn write_answer(
     }
     let prose_end = out.len();
     out.push_str(&sources_section(clusters, &cited));
-    if let Some(note) = no_tool_note(input, clusters, reports) {
+    if let Some(note) = no_tool_note(input, clusters, reports, true) {
         out.push_str(&note);
     }
     out.push_str(&disclosure(reports, input.analysis));
@@ -1027,8 +1027,14 @@ fn title_or_snippet(h: &crate::hit::Hit) -> String {
 }
 
 /// For a question asking which tool does something, when a tool catalog was searched and none
-/// of its tools is cited: says so, so the other sources' evidence is not read as a tool.
-fn no_tool_note(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceReport]) -> Option<String> {
+/// of its tools is cited: says so, so the other sources' evidence is not read as a tool (and,
+/// when `answered`, that the answer comes from them).
+fn no_tool_note(
+    input: &ComposeInput,
+    clusters: &[Cluster],
+    reports: &[SourceReport],
+    answered: bool,
+) -> Option<String> {
     if !input.analysis.tool_question || clusters.iter().any(|c| c.rep().hit.kind == EvidenceKind::Tool) {
         return None;
     }
@@ -1041,8 +1047,13 @@ fn no_tool_note(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceRep
         .map(|r| r.name.as_str())
         .collect();
     (!searched.is_empty()).then(|| {
+        let rest = if answered {
+            "; the answer above comes from the other sources"
+        } else {
+            ""
+        };
         format!(
-            "\nNo tool in the catalog ({}) matches this question; the answer above comes from the other sources.\n",
+            "\nNo tool in the catalog ({}) matches this question{rest}.\n",
             searched.join(", ")
         )
     })
@@ -1147,6 +1158,10 @@ fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[Source
     }
     let prose_end = out.len();
     out.push('\n');
+    // A question for a tool says so of the catalog too, whatever else was closest.
+    if let Some(note) = no_tool_note(input, clusters, reports, false) {
+        out.push_str(&note);
+    }
     out.push_str(&disclosure(reports, input.analysis));
     (out.trim_end().to_string(), prose_end)
 }
