@@ -770,27 +770,50 @@ fn write_answer(
     // same words (the same standup line on another day, a copy the clustering kept apart)
     // adds nothing, and its place goes to evidence further down.
     let mut said = vec![dedup::shingles(&claims[lead_idx].statement)];
+    // The question's concepts the lead's statement speaks of.
     let lead_says = rank::which_concepts(&claims[lead_idx].statement, input.analysis);
-    let lead_meaning = std::cell::OnceCell::new();
     // A reply in the lead's thread that speaks of part of the question the lead leaves out
     // ("Mitigated: rolled back …" under "SEV2: … since 03:05 UTC", asked when it started and
     // what was done) tells the rest of one story.
-    let lead_thread = clusters[lead_idx].rep().hit.thread.as_deref().map(|thread| {
-        let covers = rank::which_concepts(&claims[lead_idx].statement, input.analysis);
-        (thread, covers)
-    });
+    let lead_thread = clusters[lead_idx].rep().hit.thread.as_deref();
     let continues = |i: usize, c: &Cluster| {
-        lead_thread.as_ref().is_some_and(|(thread, lead_covers)| {
-            c.rep().hit.thread.as_deref() == Some(*thread)
+        lead_thread.is_some_and(|thread| {
+            c.rep().hit.thread.as_deref() == Some(thread)
                 && c.rep().hit.source == clusters[lead_idx].rep().hit.source
-                && rank::which_concepts(&claims[i].statement, input.analysis)
-                    .iter()
-                    .zip(lead_covers)
-                    .zip(&input.analysis.concepts)
-                    // Not an everyday word (a function word is one too): the asker's phrasing.
-                    .any(|((has, lead_has), concept)| *has && !lead_has && !concept.everyday())
+                && adds_a_concept(
+                    &rank::which_concepts(&claims[i].statement, input.analysis),
+                    &lead_says,
+                    input.analysis,
+                )
         })
     };
+    let lead_meaning = std::cell::OnceCell::new();
+    // A counterpart of the lead in the asker's language (`counterpart`) is shown when what it
+    // is shown saying states one of the lead's values, speaks of every specific concept of the
+    // question the lead's statement does, or, by the sentence encoder, means what the lead's
+    // statement means.
+    let says_what_the_lead_says = |i: usize| {
+        let statement = &claims[i].statement;
+        let has = rank::which_concepts(statement, input.analysis);
+        let specific = || {
+            lead_says
+                .iter()
+                .zip(&input.analysis.concepts)
+                .enumerate()
+                .filter(|(_, (lead_has, concept))| **lead_has && !concept.everyday())
+                .map(|(k, _)| k)
+        };
+        !specific_terms(statement).is_disjoint(&lead_values)
+            || specific().next().is_some() && specific().all(|k| has[k])
+            || input.encoder.is_some_and(|enc| {
+                let lead = lead_meaning.get_or_init(|| enc.encode(&claims[lead_idx].statement));
+                crate::text::encoder::cosine(lead, &enc.encode(statement)) >= SAME_STATEMENT_COSINE
+            })
+    };
+    // A counterpart may sit beside the lead (a translated page in the same wiki), and is read
+    // in its own words where the lead was read through translations: it covers at least that
+    // share of what the lead covers.
+    let lead_coverage = clusters[lead_idx].rep().coverage;
     for (i, c) in clusters.iter().enumerate() {
         if cited.contains(&i) || support.len() >= most {
             continue;
@@ -800,37 +823,6 @@ fn write_answer(
         let agrees = d.is_none() || (side.is_some() && side == lead_side);
         let close = c.score() >= top * reach.0 && c.rep().coverage >= reach.1;
         let is_counterpart = || counterpart(&clusters[lead_idx], &lead_values, c, ja);
-        // A counterpart in the asker's language may sit beside the lead (a translated page in
-        // the same wiki), and is read in its own words where the lead was read through
-        // translations: it covers at least that share of what the lead covers.
-        // ... and what it is shown saying states one of the lead's values.
-        let says_a_lead_value = |statement: &str| {
-            text::values::extract(statement)
-                .iter()
-                .any(|v| v.is_specific() && lead_values.contains(&v.term()))
-        };
-        // ... or speaks of every specific concept of the question the lead's statement does.
-        let says_what_the_lead_says = |i: usize| {
-            let has = rank::which_concepts(&claims[i].statement, input.analysis);
-            let mut any = false;
-            for ((lead_has, has), concept) in lead_says.iter().zip(&has).zip(&input.analysis.concepts) {
-                if *lead_has && !concept.everyday() {
-                    if !has {
-                        return false;
-                    }
-                    any = true;
-                }
-            }
-            any
-        };
-        // ... or, by the sentence encoder, means what the lead's statement means.
-        let means_what_the_lead_says = |statement: &str| {
-            input.encoder.is_some_and(|enc| {
-                let lead = lead_meaning.get_or_init(|| enc.encode(&claims[lead_idx].statement));
-                crate::text::encoder::cosine(lead, &enc.encode(statement)) >= SAME_STATEMENT_COSINE
-            })
-        };
-        let lead_coverage = clusters[lead_idx].rep().coverage;
         let corroborates = c.score() >= top * CORROBORATION_REACH
             && (c.rep().coverage >= CORROBORATION_REACH
                 && lead_place(c) != lead_place(&clusters[lead_idx])
@@ -838,9 +830,7 @@ fn write_answer(
                 && value_in(i) == lead_value
                 || c.rep().coverage >= CORROBORATION_REACH * lead_coverage
                     && is_counterpart()
-                    && (says_a_lead_value(&claims[i].statement)
-                        || says_what_the_lead_says(i)
-                        || means_what_the_lead_says(&claims[i].statement)));
+                    && says_what_the_lead_says(i));
         // Evidence that states the lead's value takes no other side of a disagreement.
         let silent = side.is_none();
         if (close && agrees || corroborates && (agrees || silent) || agrees && continues(i, c))
@@ -902,17 +892,28 @@ fn write_answer(
 /// The values a cluster's best passage states that name one thing by themselves (dates,
 /// amounts, shares, durations), as index terms, which read the same in either language.
 fn specific_values(c: &Cluster) -> std::collections::BTreeSet<String> {
-    text::values::extract(c.rep().passage_text())
+    specific_terms(c.rep().passage_text())
+}
+
+/// The values `text` states that name one thing by themselves, as index terms.
+fn specific_terms(text: &str) -> std::collections::BTreeSet<String> {
+    text::values::extract(text)
         .into_iter()
         .filter(text::values::Value::is_specific)
         .map(|v| v.term())
         .collect()
 }
 
-/// Whether `c` is the lead's news as posted for the asker (`ja`: the question is Japanese): the
-/// lead is in the other language, `c` in the question's, and they state one of the same
-/// values (`lead_values`: the lead's `specific_values`). It corroborates the lead, often with
-/// details the other version leaves out.
+/// Whether a text speaking of the question's concepts `has` speaks of one the lead leaves out
+/// (`lead_has`) that is not an everyday word (a function word is one too): the asker's
+/// phrasing says nothing new.
+fn adds_a_concept(has: &[bool], lead_has: &[bool], analysis: &crate::pipeline::query::Analysis) -> bool {
+    has.iter()
+        .zip(lead_has)
+        .zip(&analysis.concepts)
+        .any(|((has, lead_has), concept)| *has && !lead_has && !concept.everyday())
+}
+
 /// Replies in the best evidence's thread kept among the citations at most, past the cut.
 const THREAD_REPLIES_KEPT: usize = 2;
 
@@ -935,11 +936,7 @@ fn keep_the_leads_thread(clusters: &mut Vec<Cluster>, analysis: &crate::pipeline
         let e = c.rep();
         e.hit.source == source
             && e.hit.thread.as_deref() == Some(thread.as_str())
-            && rank::which_concepts(&e.hit.text, analysis)
-                .iter()
-                .zip(&top_covers)
-                .zip(&analysis.concepts)
-                .any(|((has, top_has), concept)| *has && !top_has && !concept.everyday())
+            && adds_a_concept(&rank::which_concepts(&e.hit.text, analysis), &top_covers, analysis)
     };
     let kept: Vec<usize> = (MAX_CITATIONS..clusters.len())
         .filter(|i| adds(&clusters[*i]))
@@ -953,6 +950,10 @@ fn keep_the_leads_thread(clusters: &mut Vec<Cluster>, analysis: &crate::pipeline
     }
 }
 
+/// Whether `c` is the lead's news as posted for the asker (`ja`: the question is Japanese): the
+/// lead is in the other language, `c` in the question's, and they state one of the same
+/// values (`lead_values`: the lead's `specific_values`). It corroborates the lead, often with
+/// details the other version leaves out.
 fn counterpart(lead: &Cluster, lead_values: &std::collections::BTreeSet<String>, c: &Cluster, ja: bool) -> bool {
     !in_language(lead.rep(), ja) && in_language(c.rep(), ja) && !specific_values(c).is_disjoint(lead_values)
 }

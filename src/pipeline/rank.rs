@@ -784,6 +784,15 @@ impl Counted {
         })
     }
 
+    /// The highest IDF of a word of `qconcepts` that the pool has (0 with none).
+    fn rarest_in_pool<'q>(&self, qconcepts: impl Iterator<Item = &'q QConcept>) -> f64 {
+        qconcepts
+            .flat_map(|qc| qc.iter().flat_map(|(alt, _, _)| alt.iter()))
+            .filter(|t| self.has(t))
+            .map(|t| t.idf)
+            .fold(0.0, f64::max)
+    }
+
     /// A concept the pool has weighs at least its specificity in the language at large
     /// (`Concept::specificity`) times the IDF of the rarest word the pool has: the pool was
     /// found by the question's own words, so its IDF rates the question's subject low
@@ -794,12 +803,7 @@ impl Counted {
         if text::wordfreq::frequencies().is_none() && concepts.iter().all(|c| c.specificity >= 1.0) {
             return;
         }
-        let cap = qconcepts
-            .iter()
-            .flat_map(|qc| qc.iter().flat_map(|(alt, _, _)| alt.iter()))
-            .filter(|t| self.has(t))
-            .map(|t| t.idf)
-            .fold(0.0, f64::max);
+        let cap = self.rarest_in_pool(qconcepts.iter());
         for (qc, c) in qconcepts.iter_mut().zip(concepts) {
             if !self.has_concept(qc) {
                 continue;
@@ -819,14 +823,7 @@ impl Counted {
     /// is the asker's phrasing, and costs the evidence little coverage.
     fn weigh_absent(&self, qconcepts: &mut [QConcept], concepts: &[Concept]) {
         let present: Vec<bool> = qconcepts.iter().map(|qc| self.has_concept(qc)).collect();
-        let cap = qconcepts
-            .iter()
-            .zip(&present)
-            .filter(|(_, p)| **p)
-            .flat_map(|(qc, _)| qc.iter().flat_map(|(alt, _, _)| alt.iter()))
-            .filter(|t| self.has(t))
-            .map(|t| t.idf)
-            .fold(0.0, f64::max);
+        let cap = self.rarest_in_pool(qconcepts.iter().zip(&present).filter(|(_, p)| **p).map(|(qc, _)| qc));
         for ((qc, c), p) in qconcepts.iter_mut().zip(concepts).zip(&present) {
             if *p {
                 continue;

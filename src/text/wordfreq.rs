@@ -102,14 +102,7 @@ impl Frequencies {
         if words.is_empty() {
             return 0.0;
         }
-        let mut inverse = 0.0;
-        for w in &words {
-            match self.one(w) {
-                Some(z) => inverse += 10f64.powf(-z),
-                None => return 0.0,
-            }
-        }
-        (-inverse.log10()).max(0.0)
+        together(words.iter().map(|w| self.one(w))).map_or(0.0, |z| z.max(0.0))
     }
 
     /// An English word's Zipf frequency times 100, when the list has it (as written: lower case).
@@ -123,33 +116,38 @@ impl Frequencies {
     }
 
     fn one(&self, word: &str) -> Option<f64> {
+        let listed = |table: &FxHashMap<String, u16>, w: &str| table.get(w).map(|&z| f64::from(z) / 100.0);
         let table = if crate::text::is_japanese(word) {
             &self.ja
         } else {
             &self.en
         };
-        if let Some(&z) = table.get(word) {
-            return Some(f64::from(z) / 100.0);
+        if let Some(z) = listed(table, word) {
+            return Some(z);
         }
         // The lists were cut at hyphens ("write-up" is "write" and "up"): a hyphenated word
         // they lack is as rare as its parts together.
         if word.contains('-') && !crate::text::is_japanese(word) {
-            let mut inverse = 0.0;
-            let mut any = false;
-            for part in word.split('-').filter(|p| !p.is_empty()) {
-                inverse += 10f64.powf(-f64::from(*self.en.get(part)?) / 100.0);
-                any = true;
-            }
-            return any.then(|| (-inverse.log10()).max(0.0));
+            let parts = word.split('-').filter(|p| !p.is_empty());
+            return together(parts.map(|p| listed(&self.en, p))).map(|z| z.max(0.0));
         }
         let members = crate::text::compound_members(word)?;
-        let mut inverse = 0.0;
-        for m in &members {
-            inverse += 10f64.powf(-f64::from(*self.ja.get(m.as_str())?) / 100.0);
-        }
+        let z = together(members.iter().map(|m| listed(&self.ja, m)))?;
         let parts = members.len() as f64;
-        Some((-inverse.log10() - (parts - 1.0) * PART_PENALTY.log10()).max(0.0))
+        Some((z - (parts - 1.0) * PART_PENALTY.log10()).max(0.0))
     }
+}
+
+/// The Zipf frequency of words together (one in `1/f1 + 1/f2 + ...` words), from each word's;
+/// `None` when one of them is unlisted, or there are none.
+fn together(zipfs: impl Iterator<Item = Option<f64>>) -> Option<f64> {
+    let mut inverse = 0.0;
+    let mut any = false;
+    for z in zipfs {
+        inverse += 10f64.powf(-z?);
+        any = true;
+    }
+    any.then(|| -inverse.log10())
 }
 
 /// How specific a word is, from 1 (rare in the language, a name, a code, a number: it names

@@ -618,10 +618,6 @@ fn japanese(q: &str) -> Option<Typed> {
     None
 }
 
-/// The kind of answer `q` (`text::normalize`d) asks for, and why; `tool` when the question asks
-/// which tool does something, `document` when its intent is the document one (a "where" or
-/// "which" question then asks for the document). `None` for a request with no question shape
-/// ("tell me about the launch").
 /// Whether `sent` states a count of something: a number followed by what it counts, a Japanese
 /// counter (「100件」, 「3名」) or an English noun, maybe after one adjective ("100 items", "14
 /// qualified opportunities"); not a code, status or version number ("HTTP 429 with", "SEV2:",
@@ -660,6 +656,10 @@ pub fn states_count(sent: &str) -> bool {
         })
 }
 
+/// The kind of answer `q` (`text::normalize`d) asks for, and why; `tool` when the question asks
+/// which tool does something, `document` when its intent is the document one (a "where" or
+/// "which" question then asks for the document). `None` for a request with no question shape
+/// ("tell me about the launch").
 pub fn answer_type(q: &str, tool: bool, document: bool) -> Option<Typed> {
     if tool {
         return typed(AnswerType::Tool, "asks which tool");
