@@ -485,7 +485,9 @@ pub fn choose_among(
             .zip(&analysis.concepts)
             .zip(&idf)
             .filter(|((c, concept), _)| **c && !concept.function_word)
-            .fold((0usize, 0.0f64), |(n, d), (_, w)| (n + 1, d + w));
+            .fold((0usize, 0.0f64), |(n, d), ((_, concept), w)| {
+                (n + 1, d + w * concept.specificity)
+            });
         let has_value = covered > 0 && holds(sent, focus);
         let key = Key {
             statement: !heading,
@@ -592,6 +594,36 @@ pub fn choose_among(
             last = i + 1;
         }
     }
+    // A question of several parts ("the brand colors and font") is answered part by part: the
+    // best other statement that speaks of a specific concept of the question (not an everyday
+    // or a function word) that the chosen sentence and its neighbour leave out joins them, when
+    // the question joins things by a conjunction (`asks_several_things`). What the evidence
+    // claims (its value, for conflicts) stays the chosen sentence's.
+    let has_now = crate::pipeline::rank::which_concepts(&in_section(&out, &sections[i]), analysis);
+    let part = |j: usize| {
+        which[j]
+            .iter()
+            .zip(&has_now)
+            .zip(&analysis.concepts)
+            .any(|((on, had), c)| *on && !*had && !c.everyday() && !c.function_word)
+    };
+    let mut added = None;
+    if key.statement && asks_several_things(&analysis.question) {
+        added = scored
+            .iter()
+            .map(|(k, j)| (k, *j))
+            .find(|&(k, j)| {
+                j != i && j != last && k.standing && part(j) && out.chars().count() + sents[j].0.chars().count() < 320
+            })
+            .map(|(_, j)| j);
+    }
+    if let Some(j) = added {
+        out = if j < i {
+            format!("{} {out}", sents[j].0)
+        } else {
+            format!("{out} {}", sents[j].0)
+        };
+    }
     // The passage: the section it is in, the statement before, the sentence, the one after.
     let mut parts: Vec<&str> = Vec::new();
     if !sections[i].is_empty() && key.statement {
@@ -653,6 +685,16 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon, peop
             }
         })
         .collect()
+}
+
+/// Whether a question joins several things it asks about by a conjunction: "and", "as well
+/// as", "plus", or Japanese や, および, 及び, 、 ("the brand colors and font", "色とフォント" is
+/// not told from "と" as "with", so と is left out).
+fn asks_several_things(question: &str) -> bool {
+    let q = text::normalize(question);
+    let words = format!(" {} ", q.replace(['?', ',', '.'], " "));
+    [" and ", " as well as ", " plus "].iter().any(|c| words.contains(c))
+        || ["や", "および", "及び", "、"].iter().any(|c| q.contains(c))
 }
 
 /// The first statement of a document (its headings skipped): what the document says it is.
@@ -1020,6 +1062,34 @@ mod tests {
         // Without a code in the question, the first of equals.
         let a = crate::pipeline::query::analyze("When must the on-call acknowledge an incident?", now, &lexicon);
         assert!(choose_sentence(&e, &a, &lexicon, None).sentence.starts_with("SEV1:"));
+    }
+
+    #[test]
+    fn a_question_of_two_parts_is_answered_by_a_sentence_for_each() {
+        // Written for this test: no one sentence speaks of both parts of the question.
+        let doc = "# Front desk\n\nOpening hours: 8:00 to 19:00 on weekdays.\n\
+                   Visitors sign in at reception.\n\
+                   Guest wifi password: printed on the board by the door.\n";
+        let e = page("0000000000000000000000000000000f", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let a =
+            crate::pipeline::query::analyze("What are the opening hours and the guest wifi password?", now, &lexicon);
+        let chosen = choose_sentence(&e, &a, &lexicon, None);
+        assert_eq!(
+            chosen.sentence,
+            "Opening hours: 8:00 to 19:00 on weekdays. Guest wifi password: printed on the board by the door.",
+            "{:?}",
+            chosen.candidates
+        );
+        // What the evidence claims is the chosen sentence's alone.
+        assert!(!chosen.claiming.contains("Opening"), "{}", chosen.claiming);
+        // A question of one part gets its sentence alone.
+        let a = crate::pipeline::query::analyze("What is the guest wifi password?", now, &lexicon);
+        assert_eq!(
+            choose_sentence(&e, &a, &lexicon, None).sentence,
+            "Guest wifi password: printed on the board by the door."
+        );
     }
 
     #[test]
