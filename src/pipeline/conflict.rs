@@ -79,6 +79,48 @@ fn withdrawn(s: &str) -> bool {
     WITHDRAWN.iter().any(|c| crate::pipeline::intent::cue_matches(&n, c))
 }
 
+/// Words that bound a quantity from below ("above 20%", "at least 3", 「10万円以上」) ...
+const LOWER_BOUND: &[&str] = &[
+    "above",
+    "over",
+    "more than",
+    "greater than",
+    "exceeding",
+    "exceeds",
+    "at least",
+    "or more",
+    "以上",
+    "超",
+    "を超える",
+];
+/// ... and from above ("up to 20%", "under $50", 「5万円以下」).
+const UPPER_BOUND: &[&str] = &[
+    "up to",
+    "below",
+    "under",
+    "less than",
+    "at most",
+    "or less",
+    "以下",
+    "未満",
+    "まで",
+];
+
+/// Which way a text bounds a quantity: `Some(true)` from below ("above 20%"), `Some(false)`
+/// from above ("up to 20%"), `None` when it says neither or both, or states no number.
+fn bound(text: &str) -> Option<bool> {
+    if !text.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let n = text::normalize(text);
+    let has = |words: &[&str]| words.iter().any(|w| crate::pipeline::intent::cue_matches(&n, w));
+    match (has(LOWER_BOUND), has(UPPER_BOUND)) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
 /// Text read on each side of the best passage when choosing a sentence: a passage may end in
 /// the middle of the bullet that answers ("SEV2: major feature degraded." ends a passage whose
 /// next sentence is "Acknowledge within 30 minutes").
@@ -353,6 +395,9 @@ struct Key {
     standing: bool,
     /// ... states the value asked for,
     has_value: bool,
+    /// ... bounds a quantity the way the question does ("Above 20%: CFO" over "Up to 20%:
+    /// sales lead" for "who approves discounts above 20%"),
+    same_bound: bool,
     /// ... covers the concepts few other sentences of the text cover (the sum of each covered
     /// concept's IDF over the text's statements, in thousandths: of two sentences under "Office
     /// Move FAQ" that each cover two concepts, the one with "movers" says more about the movers
@@ -420,6 +465,7 @@ pub fn choose_among(
             found
         }
     };
+    let asked_bound = bound(&analysis.question);
     let mut best: Option<(Key, usize)> = None;
     let mut scored: Vec<(Key, usize)> = Vec::new();
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
@@ -501,6 +547,7 @@ pub fn choose_among(
             listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
             standing: !withdrawn(sent) && !restates_withdrawn(sent),
             has_value,
+            same_bound: covered > 0 && asked_bound.is_some() && bound(sent) == asked_bound,
             distinct: (distinct * 1000.0).round() as u32,
             in_passage: *at >= p0 && *at < p1.max(p0 + 1),
             conclusion: crate::pipeline::rank::is_conclusion(sent, lexicon),
@@ -1090,6 +1137,29 @@ mod tests {
             choose_sentence(&e, &a, &lexicon, None).sentence,
             "Guest wifi password: printed on the board by the door."
         );
+    }
+
+    #[test]
+    fn of_sentences_covering_as_much_the_one_bounding_the_amount_as_the_question_does_wins() {
+        // Written for this test: both lines speak of approving expenses of $500.
+        let doc = "# Expense approvals\n\nUp to $500: your manager approves.\n\
+                   Above $500: the finance director approves.\n";
+        let e = page("0000000000000000000000000000000d", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        for (q, expected) in [
+            ("Who approves expenses above $500?", "Above $500"),
+            ("Who approves expenses over $500?", "Above $500"),
+            ("Who approves expenses up to $500?", "Up to $500"),
+            ("Who approves expenses under $500?", "Up to $500"),
+        ] {
+            let a = crate::pipeline::query::analyze(q, now, &lexicon);
+            let chosen = choose_sentence(&e, &a, &lexicon, None);
+            assert!(chosen.sentence.starts_with(expected), "{q}: {}", chosen.sentence);
+        }
+        assert_eq!(bound("上限は10万円以下です"), Some(false));
+        assert_eq!(bound("10万円を超える場合は部長の承認が必要"), Some(true));
+        assert_eq!(bound("Who approves discounts?"), None);
     }
 
     #[test]
