@@ -531,6 +531,9 @@ const PERSON_LEAD_REACH: f64 = 0.5;
 /// not: a page that restates a decision is second-hand beside the record of it, as a message
 /// that names nobody is beside one that names the assignee.
 const DECISION_LEAD_REACH: f64 = 0.5;
+/// Evidence that withdraws the value the best evidence states leads within this share of its
+/// score (`lead_index`): a retraction is worth more than the score gap of a fuller document.
+const WITHDRAWING_LEAD_REACH: f64 = 0.6;
 
 /// The cluster the answer leads with: the best, or with a disagreement the newest side's best
 /// within reach; when the question asks for a value ("when", "how long", "how much") and the best
@@ -593,6 +596,26 @@ fn lead_index(
     }
     let records =
         |i: usize| !claims[i].standing.is_empty() && claims[i].candidates.first().is_some_and(|c| c.conclusion);
+    // Where the sources disagree and evidence on one side withdraws the value the best evidence
+    // states ("The $49 Pro price is withdrawn. Pro is $45 from November 1."), that value does
+    // not stand, however well its evidence scores: the withdrawing side leads.
+    if let Some(d) = d
+        && let Some(held) = claims[0].value.as_ref().map(|v| &v.canonical)
+        && let Some(j) = d.sides.iter().filter(|s| s.value != *held).find_map(|s| {
+            s.clusters
+                .iter()
+                .copied()
+                .find(|&j| clusters[j].score() >= top * WITHDRAWING_LEAD_REACH && claims[j].withdraws.contains(held))
+        })
+    {
+        return (
+            j,
+            format!(
+                "the sources disagree, and it withdraws the value the best evidence states, scoring within {:.0}% of it",
+                WITHDRAWING_LEAD_REACH * 100.0
+            ),
+        );
+    }
     if let Some((side, i)) = d.and_then(|d| {
         d.sides.iter().find_map(|s| {
             s.clusters
@@ -1573,6 +1596,7 @@ mod tests {
             standing: statement.into(),
             value: conflict::stated_value(statement, kind),
             date: None,
+            withdraws: Vec::new(),
         };
         let lead = |best: f64, second: f64| {
             let clusters = [
@@ -1599,6 +1623,82 @@ mod tests {
         assert_eq!(lead(0.4, 0.3), 0);
         // Covering ANSWER_COVERAGE, it leads whatever the best evidence covers.
         assert_eq!(lead(0.9, ANSWER_COVERAGE), 1);
+    }
+
+    #[test]
+    fn evidence_withdrawing_the_best_evidences_value_leads() {
+        use crate::pipeline::conflict::{Disagreement, Side};
+        use crate::pipeline::rank::Evidence;
+        use crate::text::values::ValueKind;
+        // Written for this test: a page states the old fee and scores best; the notes that
+        // withdraw it score 69% of it, below the newest-position reach (85%).
+        let cluster = |native: &str, text: &str, score: f64| {
+            let mut e = Evidence::plain(chat(native, "Ana Costa", "2026-11-19T09:00:00Z", text), score);
+            e.coverage = 1.0;
+            Cluster { members: vec![e] }
+        };
+        let clusters = [
+            cluster("lockers/1.000001", "Locker fee: €30 a month.", 0.8),
+            cluster(
+                "lockers/1.000002",
+                "The €30 locker fee is withdrawn. Lockers cost €25 a month.",
+                0.55,
+            ),
+        ];
+        let thirty = conflict::stated_value("€30 a month", ValueKind::Money)
+            .unwrap()
+            .canonical;
+        let claim = |statement: &str, withdraws: Vec<String>| conflict::Claim {
+            statement: statement.into(),
+            passage: statement.into(),
+            candidates: Vec::new(),
+            standing: statement.into(),
+            value: conflict::stated_value(statement, ValueKind::Money),
+            date: None,
+            withdraws,
+        };
+        let d = |claims: &[conflict::Claim]| Disagreement {
+            kind: ValueKind::Money,
+            sides: [1, 0]
+                .iter()
+                .map(|&i| Side {
+                    value: claims[i].value.as_ref().unwrap().canonical.clone(),
+                    claim: claims[i].statement.clone(),
+                    clusters: vec![i],
+                    date: None,
+                })
+                .collect(),
+        };
+        let claims = vec![
+            claim("Locker fee: €30 a month.", Vec::new()),
+            claim("Lockers cost €25 a month.", vec![thirty]),
+        ];
+        let (lead, why) = lead_index(
+            &clusters,
+            &claims,
+            Some(&d(&claims)),
+            Some(ValueKind::Money),
+            None,
+            false,
+            false,
+        );
+        assert_eq!(lead, 1, "{why}");
+        assert!(why.contains("withdraws"), "{why}");
+        // Withdrawing nothing, the notes are too far below the page to lead.
+        let claims = vec![
+            claim("Locker fee: €30 a month.", Vec::new()),
+            claim("Lockers cost €25 a month.", Vec::new()),
+        ];
+        let (lead, why) = lead_index(
+            &clusters,
+            &claims,
+            Some(&d(&claims)),
+            Some(ValueKind::Money),
+            None,
+            false,
+            false,
+        );
+        assert_eq!(lead, 0, "{why}");
     }
 
     #[test]

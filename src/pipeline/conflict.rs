@@ -177,6 +177,9 @@ pub struct Chosen {
     pub claiming: String,
     /// The best candidate sentences, best first, each with what it scored on (`--explain`).
     pub candidates: Vec<Candidate>,
+    /// The values of the asked kind that the text read withdraws ("The $49 Pro price is
+    /// withdrawn."), canonical.
+    pub withdraws: Vec<String>,
 }
 
 /// A sentence considered for the answer and what it scored on, in the order they count.
@@ -446,6 +449,7 @@ pub fn choose_among(
             claiming: only.clone(),
             sentence: only,
             candidates: Vec::new(),
+            withdraws: Vec::new(),
         };
     }
     let (p0, p1) = (e.passage.0.saturating_sub(from), e.passage.1.saturating_sub(from));
@@ -616,6 +620,7 @@ pub fn choose_among(
             passage: text::truncate_chars(&passage, PASSAGE_CHARS),
             claiming,
             candidates,
+            withdraws: withdrawn_values,
         };
     }
     // The next sentence joins when it says more about the question ("... kickoff is Sept 29.
@@ -689,6 +694,7 @@ pub fn choose_among(
         passage,
         claiming,
         candidates,
+        withdraws: withdrawn_values,
     }
 }
 
@@ -706,6 +712,8 @@ pub struct Claim {
     pub standing: String,
     pub value: Option<values::Value>,
     pub date: Option<chrono::DateTime<chrono::Utc>>,
+    /// The values of the asked kind its text withdraws (`Chosen::withdraws`).
+    pub withdraws: Vec<String>,
 }
 
 /// The claim of every cluster, in order; `people` are the pool's (`people`).
@@ -718,6 +726,7 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon, peop
                 passage,
                 claiming,
                 candidates,
+                withdraws,
             } = choose_among(c.rep(), analysis, lexicon, analysis.focus, people);
             let standing = standing(&statement);
             Claim {
@@ -729,6 +738,7 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon, peop
                 statement,
                 standing,
                 date: c.members.iter().filter_map(|m| m.hit.timestamp).max(),
+                withdraws,
             }
         })
         .collect()
