@@ -660,7 +660,7 @@ pub fn choose_among(
             .any(|((on, had), c)| *on && !*had && !c.everyday() && !c.function_word)
     };
     let mut added = None;
-    if key.statement && asks_several_things(&analysis.question) {
+    if key.statement && asks_several_things(analysis) {
         added = scored
             .iter()
             .map(|(k, j)| (k, *j))
@@ -670,11 +670,7 @@ pub fn choose_among(
             .map(|(_, j)| j);
     }
     if let Some(j) = added {
-        out = if j < i {
-            format!("{} {out}", sents[j].0)
-        } else {
-            format!("{out} {}", sents[j].0)
-        };
+        out = format!("{out} {}", sents[j].0);
     }
     // The passage: the section it is in, the statement before, the sentence, the one after.
     let mut parts: Vec<&str> = Vec::new();
@@ -744,14 +740,41 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon, peop
         .collect()
 }
 
-/// Whether a question joins several things it asks about by a conjunction: "and", "as well
-/// as", "plus", or Japanese や, および, 及び, 、 ("the brand colors and font", "色とフォント" is
-/// not told from "と" as "with", so と is left out).
-fn asks_several_things(question: &str) -> bool {
-    let q = text::normalize(question);
-    let words = format!(" {} ", q.replace(['?', ',', '.'], " "));
-    [" and ", " as well as ", " plus "].iter().any(|c| words.contains(c))
-        || ["や", "および", "及び", "、"].iter().any(|c| q.contains(c))
+/// Whether a question joins two things it asks about by a conjunction: English "and" between
+/// two of its concepts' words ("the brand colors and font", not "..., and what did we do"), or
+/// Japanese や, および, 及び between two words that are not hiragana (「色やフォント」, not
+/// 「はやく」); と is left out, as it also means "with", and a comma only separates clauses.
+fn asks_several_things(analysis: &Analysis) -> bool {
+    let q = text::normalize(&analysis.question);
+    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
+    text::for_each_token(&q, |t, s, e| {
+        let asked = analysis.concepts.iter().any(|c| {
+            c.alternatives
+                .first()
+                .is_some_and(|(alt, _)| alt.iter().any(|a| a == t))
+        });
+        tokens.push((s, e, asked));
+    });
+    let english = q.match_indices(" and ").any(|(at, w)| {
+        let before = tokens.iter().rev().find(|(_, e, _)| *e <= at);
+        let after = tokens.iter().find(|(s, _, _)| *s >= at + w.len());
+        // Nothing between the first word and "and"; at most an article or a possessive after it.
+        let after_gap = |s: usize| {
+            let gap = q[at + w.len()..s].trim();
+            gap.is_empty() || ["the", "a", "an", "our", "its", "their", "your", "my"].contains(&gap)
+        };
+        matches!((before, after), (Some((_, e, true)), Some((s, _, true))) if *e == at && after_gap(*s))
+    });
+    let kana = |c: Option<char>| c.is_some_and(|c| ('\u{3041}'..='\u{309F}').contains(&c));
+    let japanese = ["や", "および", "及び"].iter().any(|w| {
+        q.match_indices(w).any(|(at, w)| {
+            !kana(q[..at].chars().next_back())
+                && q[..at].chars().next_back().is_some_and(|c| !c.is_whitespace())
+                && !kana(q[at + w.len()..].chars().next())
+                && q[at + w.len()..].chars().next().is_some_and(|c| !c.is_whitespace())
+        })
+    });
+    english || japanese
 }
 
 /// The first statement of a document (its headings skipped): what the document says it is.
@@ -1135,12 +1158,23 @@ mod tests {
         let chosen = choose_sentence(&e, &a, &lexicon, None);
         assert_eq!(
             chosen.sentence,
-            "Opening hours: 8:00 to 19:00 on weekdays. Guest wifi password: printed on the board by the door.",
+            "Guest wifi password: printed on the board by the door. Opening hours: 8:00 to 19:00 on weekdays.",
             "{:?}",
             chosen.candidates
         );
         // What the evidence claims is the chosen sentence's alone.
         assert!(!chosen.claiming.contains("Opening"), "{}", chosen.claiming);
+        // "and" joining clauses, not two things asked about, asks one thing.
+        let a = crate::pipeline::query::analyze(
+            "What is the guest wifi password, and where do visitors sign in?",
+            now,
+            &lexicon,
+        );
+        assert!(!asks_several_things(&a));
+        let a = crate::pipeline::query::analyze("受付の営業時間やゲスト用Wi-Fiのパスワードは？", now, &lexicon);
+        assert!(asks_several_things(&a));
+        let a = crate::pipeline::query::analyze("パスワードをはやく知りたい", now, &lexicon);
+        assert!(!asks_several_things(&a));
         // A question of one part gets its sentence alone.
         let a = crate::pipeline::query::analyze("What is the guest wifi password?", now, &lexicon);
         assert_eq!(
@@ -1219,12 +1253,13 @@ mod tests {
         let a = crate::pipeline::query::analyze("When do pallets ship via the depot?", now, &lexicon);
         let chosen = choose_sentence(&e, &a, &lexicon, None);
         // With the word lists and WordNet (tests/it/language.rs installs them) "via" is a
-        // function word; without them it counts as any word and the first of equals wins.
+        // function word; without them it counts as any word, the first of equals wins, and the
+        // next line joins it for the "pallets" it adds.
         let known = a.concepts.iter().any(|c| c.function_word);
         let expected = if known {
             "Pallets ship by truck at 15:00."
         } else {
-            "Parcels ship via courier at 9:00."
+            "Parcels ship via courier at 9:00. Pallets ship by truck at 15:00."
         };
         assert_eq!(chosen.sentence, expected, "{:?}", chosen.candidates);
         assert_eq!(
