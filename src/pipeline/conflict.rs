@@ -651,16 +651,16 @@ pub fn choose_among(
     // or a function word) that the chosen sentence and its neighbour leave out joins them, when
     // the question joins things by a conjunction (`asks_several_things`). What the evidence
     // claims (its value, for conflicts) stays the chosen sentence's.
-    let has_now = crate::pipeline::rank::which_concepts(&in_section(&out, &sections[i]), analysis);
-    let part = |j: usize| {
-        which[j]
-            .iter()
-            .zip(&has_now)
-            .zip(&analysis.concepts)
-            .any(|((on, had), c)| *on && !*had && !c.everyday() && !c.function_word)
-    };
     let mut added = None;
     if key.statement && asks_several_things(analysis) {
+        let has_now = crate::pipeline::rank::which_concepts(&in_section(&out, &sections[i]), analysis);
+        let part = |j: usize| {
+            which[j]
+                .iter()
+                .zip(&has_now)
+                .zip(&analysis.concepts)
+                .any(|((on, had), c)| *on && !*had && !c.everyday() && !c.function_word)
+        };
         added = scored
             .iter()
             .map(|(k, j)| (k, *j))
