@@ -1669,35 +1669,27 @@ mod tests {
                 })
                 .collect(),
         };
-        let claims = vec![
-            claim("Locker fee: €30 a month.", Vec::new()),
-            claim("Lockers cost €25 a month.", vec![thirty]),
-        ];
-        let (lead, why) = lead_index(
-            &clusters,
-            &claims,
-            Some(&d(&claims)),
-            Some(ValueKind::Money),
-            None,
-            false,
-            false,
-        );
+        // The lead when the notes withdraw `withdrawn`.
+        let lead_when = |withdrawn: Vec<String>| {
+            let claims = vec![
+                claim("Locker fee: €30 a month.", Vec::new()),
+                claim("Lockers cost €25 a month.", withdrawn),
+            ];
+            lead_index(
+                &clusters,
+                &claims,
+                Some(&d(&claims)),
+                Some(ValueKind::Money),
+                None,
+                false,
+                false,
+            )
+        };
+        let (lead, why) = lead_when(vec![thirty]);
         assert_eq!(lead, 1, "{why}");
         assert!(why.contains("withdraws"), "{why}");
         // Withdrawing nothing, the notes are too far below the page to lead.
-        let claims = vec![
-            claim("Locker fee: €30 a month.", Vec::new()),
-            claim("Lockers cost €25 a month.", Vec::new()),
-        ];
-        let (lead, why) = lead_index(
-            &clusters,
-            &claims,
-            Some(&d(&claims)),
-            Some(ValueKind::Money),
-            None,
-            false,
-            false,
-        );
+        let (lead, why) = lead_when(Vec::new());
         assert_eq!(lead, 0, "{why}");
     }
 

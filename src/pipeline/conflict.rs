@@ -765,13 +765,12 @@ fn asks_several_things(analysis: &Analysis) -> bool {
         };
         matches!((before, after), (Some((_, e, true)), Some((s, _, true))) if *e == at && after_gap(*s))
     });
-    let kana = |c: Option<char>| c.is_some_and(|c| ('\u{3041}'..='\u{309F}').contains(&c));
+    // A character of a word (not a space) that is not hiragana.
+    let word_not_kana =
+        |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !('\u{3041}'..='\u{309F}').contains(&c));
     let japanese = ["や", "および", "及び"].iter().any(|w| {
         q.match_indices(w).any(|(at, w)| {
-            !kana(q[..at].chars().next_back())
-                && q[..at].chars().next_back().is_some_and(|c| !c.is_whitespace())
-                && !kana(q[at + w.len()..].chars().next())
-                && q[at + w.len()..].chars().next().is_some_and(|c| !c.is_whitespace())
+            word_not_kana(q[..at].chars().next_back()) && word_not_kana(q[at + w.len()..].chars().next())
         })
     });
     english || japanese
