@@ -1009,8 +1009,10 @@ fn absent_question_words(
 /// Stand-ins by synonymy for the question's own English words (a concept's first alternative)
 /// of concepts that no passage has in any alternative or typo stand-in: the words of the
 /// `SYNONYM_HITS` hits with the most of the question's other words that WordNet gives as its
-/// synonyms ("typeface" for a page that says "font", "closure" for one that says "closing").
-/// The hits that have the question's other words are where its subject is written: a synonym
+/// synonyms ("typeface" for a page that says "font", "closure" for one that says "closing"),
+/// or, for a question word that is mostly a noun, the pool's nouns that WordNet gives as kinds
+/// of it (`WordNet::narrower`: "budget" for "money", "alerts" for "warnings"): evidence about a
+/// kind of the thing speaks of the thing. The hits that have the question's other words are where its subject is written: a synonym
 /// found there is the sense meant.
 fn synonym_stand_ins(
     hits: &[Hit],
@@ -1039,9 +1041,9 @@ fn synonym_stand_ins(
     let ranked = hits_by_question_words(units, df);
     let mut found: Vec<(String, Vec<u32>)> = asked.iter().map(|(t, _)| (t.clone(), Vec::new())).collect();
     // Each asked word's senses, looked up once for all the pool's words.
-    let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>)> = asked
+    let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>, bool)> = asked
         .iter()
-        .map(|(_, w)| (w.as_str(), wordnet.first_senses(w)))
+        .map(|(_, w)| (w.as_str(), wordnet.first_senses(w), wordnet.mostly_noun(w)))
         .collect();
     let mut seen: FxHashSet<String> = FxHashSet::default();
     for &h in ranked.iter().take(SYNONYM_HITS) {
@@ -1057,8 +1059,11 @@ fn synonym_stand_ins(
                     return;
                 }
                 let theirs = wordnet.first_senses(w);
-                for ((a, mine), (_, ids)) in asked_senses.iter().zip(found.iter_mut()) {
-                    if *a != w && crate::text::wordnet::share(mine, &theirs) {
+                for ((a, mine, noun), (_, ids)) in asked_senses.iter().zip(found.iter_mut()) {
+                    if *a != w
+                        && (crate::text::wordnet::share(mine, &theirs)
+                            || (*noun && wordnet.mostly_noun(w) && wordnet.narrower(&theirs, mine)))
+                    {
                         ids.push(term_id(terms, t));
                     }
                 }

@@ -52,6 +52,12 @@ struct Nouns {
 
 /// Hypernyms `kind_of` visits at most: WordNet's noun hierarchy is under twenty levels deep.
 const ANCESTORS_VISITED: usize = 128;
+/// `WordNet::narrower`: a kind at most this many levels below the general word ("budget", a
+/// fund, is money) ...
+const NARROWER_LEVELS: usize = 2;
+/// ... of a general word's sense at least this many levels below a root: "person" and "event"
+/// are three, "money" and "payment" six and seven.
+const NARROWER_MIN_DEPTH: usize = 4;
 
 static NAMES: crate::util::data::Names = crate::util::data::Names {
     title: "English synonyms",
@@ -278,6 +284,68 @@ impl WordNet {
         None
     }
 
+    /// Whether a first noun sense of `specific` is a kind of a first noun sense of `general`
+    /// (both `first_senses`) at most `NARROWER_LEVELS` levels below it ("budget" under "money",
+    /// through "fund"), where that sense of `general` is at least `NARROWER_MIN_DEPTH` levels
+    /// below the hierarchy's roots: a person or an event has thousands of kinds two levels
+    /// down, and naming one of them does not speak of the other. Evidence about a budget speaks
+    /// of money; a synonym test does not see it. False without `nouns.tsv`.
+    pub fn narrower(&self, specific: &[Synset], general: &[Synset]) -> bool {
+        let nouns = self.nouns();
+        if nouns.hypernyms.is_empty() {
+            return false;
+        }
+        let general: Vec<u32> = general
+            .iter()
+            .filter(|s| *s >> 40 == 0)
+            .map(|s| *s as u32)
+            .filter(|&s| self.depth(s) >= NARROWER_MIN_DEPTH)
+            .collect();
+        if general.is_empty() {
+            return false;
+        }
+        let mut level: Vec<u32> = specific.iter().filter(|s| *s >> 40 == 0).map(|s| *s as u32).collect();
+        for _ in 0..NARROWER_LEVELS {
+            level = level
+                .iter()
+                .flat_map(|s| nouns.hypernyms.get(s).into_iter().flat_map(|h| h.iter().copied()))
+                .collect();
+            if level.iter().any(|s| general.contains(s)) {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Whether WordNet lists the word (as written or by a base form) as a noun at least as
+    /// often as any other part of speech: "alerts" and "queries" are mostly things, "closed"
+    /// (a sense of "close" is a section of a text) is not.
+    pub fn mostly_noun(&self, word: &str) -> bool {
+        self.lemmas(word).iter().any(|senses| {
+            let count = |pos: u64| senses.iter().filter(|(s, _)| s >> 40 == pos).count();
+            let nouns = count(0);
+            nouns > 0 && (1..=ADVERB).all(|pos| count(pos) <= nouns)
+        })
+    }
+
+    /// How many levels a noun synset is below the nearest root of WordNet's hierarchy (0 for a
+    /// root, or an offset `nouns.tsv` does not list).
+    fn depth(&self, synset: u32) -> usize {
+        let nouns = self.nouns();
+        let mut level = vec![synset];
+        for d in 0..ANCESTORS_VISITED {
+            let mut up: Vec<u32> = Vec::new();
+            for s in &level {
+                match nouns.hypernyms.get(s) {
+                    Some(h) if !h.is_empty() => up.extend(h.iter().copied()),
+                    _ => return d,
+                }
+            }
+            level = up;
+        }
+        ANCESTORS_VISITED
+    }
+
     /// The noun hierarchy, read on first use.
     fn nouns(&self) -> &Nouns {
         self.nouns
@@ -434,6 +502,43 @@ mod tests {
         let path = dir.path().join("nouns.tsv");
         std::fs::write(&path, "10\tdeadline\n").unwrap();
         assert!(load_nouns(&path).hypernyms.is_empty());
+    }
+
+    #[test]
+    fn a_kind_two_levels_down_is_narrower_unless_the_general_word_is_near_a_root() {
+        // Made-up offsets: entity > abstraction > relation > possession > asset > money > fund >
+        // budget; entity > causal_agent > person > analyst (person three levels down).
+        let w = of("money\tn6\nfund\tn7\nbudget\tn8\nperson\tn31\nanalyst\tn32\n\
+                    close\tn40 v41 v42\nclosed\ta43\nentity\tn1\n");
+        let bare = of("money\tn6\nbudget\tn8\n");
+        assert!(
+            !bare.narrower(&bare.first_senses("budget"), &bare.first_senses("money")),
+            "without nouns.tsv"
+        );
+        let nouns = parse_nouns(
+            "1\tentity\t\n2\tabstraction\t1\n3\trelation\t2\n4\tpossession\t3\n5\tasset\t4\n\
+             6\tmoney\t5\n7\tfund\t6\n8\tbudget\t7\n30\tcausal_agent\t1\n31\tperson\t30\n\
+             32\tanalyst\t31\n40\tclose end\t3\n",
+        )
+        .unwrap();
+        assert!(w.nouns.set(nouns).is_ok());
+        let senses = |x: &str| w.first_senses(x);
+        assert!(w.narrower(&senses("budget"), &senses("money")), "two levels down");
+        assert!(w.narrower(&senses("budgets"), &senses("money")), "by the base form");
+        assert!(w.narrower(&senses("fund"), &senses("money")));
+        assert!(
+            !w.narrower(&senses("money"), &senses("budget")),
+            "a broader word is not narrower"
+        );
+        assert!(!w.narrower(&senses("budget"), &senses("asset")), "three levels down");
+        assert!(
+            !w.narrower(&senses("analyst"), &senses("person")),
+            "a person is two levels below a root"
+        );
+        assert!(!w.narrower(&senses("money"), &senses("money")));
+        assert!(w.mostly_noun("budgets") && w.mostly_noun("money"));
+        assert!(!w.mostly_noun("closed"), "a verb more often than a noun");
+        assert!(!w.mostly_noun("submarine"), "not listed");
     }
 
     #[test]
