@@ -544,6 +544,10 @@ struct Counted {
     fuzzy_of: FxHashMap<String, Vec<u32>>,
     /// Synonyms (WordNet) the pool has of question words it lacks.
     synonyms_of: FxHashMap<String, Vec<u32>>,
+    /// Kinds (WordNet's `narrower`) the pool has of question words it lacks and has no
+    /// synonym of: found in the question's own evidence, they count as the concept (as
+    /// `meanings_of` do).
+    kinds_of: FxHashMap<String, Vec<u32>>,
     /// Words of the best evidence near in meaning (the sentence encoder) to question words the
     /// pool lacks, in either language; matched as synonyms are.
     meanings_of: FxHashMap<String, Vec<u32>>,
@@ -617,9 +621,16 @@ impl Counted {
             }
         }
         let mut synonyms_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
+        let mut kinds_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         if let Some(wordnet) = crate::text::wordnet::wordnet() {
             let known = terms.len();
-            synonyms_of.extend(synonym_stand_ins(hits, &units, &mut terms, &df, &fuzzy_of, cx, wordnet));
+            for (asked, ids, synonym) in synonym_stand_ins(hits, &units, &mut terms, &df, &fuzzy_of, cx, wordnet) {
+                if synonym {
+                    synonyms_of.insert(asked, ids);
+                } else {
+                    kinds_of.insert(asked, ids);
+                }
+            }
             if terms.len() > known {
                 units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
                 df = document_frequencies(&units, terms.len());
@@ -628,7 +639,12 @@ impl Counted {
         let mut meanings_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
         if let Some(encoder) = cx.encoder {
             let known = terms.len();
-            let stood: FxHashSet<&str> = fuzzy_of.keys().chain(synonyms_of.keys()).map(String::as_str).collect();
+            let stood: FxHashSet<&str> = fuzzy_of
+                .keys()
+                .chain(synonyms_of.keys())
+                .chain(kinds_of.keys())
+                .map(String::as_str)
+                .collect();
             meanings_of.extend(meaning_stand_ins(hits, &units, &mut terms, &df, &stood, cx, encoder));
             if terms.len() > known {
                 units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
@@ -641,6 +657,7 @@ impl Counted {
             df,
             fuzzy_of,
             synonyms_of,
+            kinds_of,
             meanings_of,
         }
     }
@@ -652,6 +669,7 @@ impl Counted {
         for (map, why) in [
             (&self.fuzzy_of, "spelling"),
             (&self.synonyms_of, "synonym"),
+            (&self.kinds_of, KIND),
             (&self.meanings_of, MEANING),
         ] {
             for (asked, ids) in map {
@@ -679,6 +697,7 @@ impl Counted {
         let id = self.terms.get(t).copied();
         let fuzzy = self.fuzzy_of.get(t).cloned().unwrap_or_default();
         let mut synonyms = self.synonyms_of.get(t).cloned().unwrap_or_default();
+        synonyms.extend(self.kinds_of.get(t).into_iter().flatten());
         synonyms.extend(self.meanings_of.get(t).into_iter().flatten());
         let idf = if fuzzy.is_empty() && synonyms.is_empty() {
             self.idf(id)
@@ -695,7 +714,7 @@ impl Counted {
             synonyms,
             idf,
             joined: false,
-            meant: self.meanings_of.contains_key(t),
+            meant: self.meanings_of.contains_key(t) || self.kinds_of.contains_key(t),
         }
     }
 
@@ -1022,7 +1041,7 @@ fn synonym_stand_ins(
     fuzzy_of: &FxHashMap<String, Vec<u32>>,
     cx: &RankContext,
     wordnet: &crate::text::wordnet::WordNet,
-) -> Vec<(String, Vec<u32>)> {
+) -> Vec<(String, Vec<u32>, bool)> {
     let present = |t: &str| {
         fuzzy_of.contains_key(t)
             || terms
@@ -1039,11 +1058,23 @@ fn synonym_stand_ins(
         return Vec::new();
     }
     let ranked = hits_by_question_words(units, df);
-    let mut found: Vec<(String, Vec<u32>)> = asked.iter().map(|(t, _)| (t.clone(), Vec::new())).collect();
+    let mut found: Vec<(String, Vec<u32>, bool)> = asked.iter().map(|(t, _)| (t.clone(), Vec::new(), false)).collect();
     // Each asked word's senses, looked up once for all the pool's words.
+    // A name ("the Warnings dashboard") is not stood in for by kinds of the word.
+    let names: FxHashSet<&str> = cx
+        .analysis
+        .concepts
+        .iter()
+        .filter(|c| c.specificity >= 1.0)
+        .filter_map(|c| c.alternatives.first())
+        .flat_map(|(alt, _)| alt.iter().map(String::as_str))
+        .collect();
     let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>, bool)> = asked
         .iter()
-        .map(|(_, w)| (w.as_str(), wordnet.first_senses(w), wordnet.mostly_noun(w)))
+        .map(|(t, w)| {
+            let noun = !names.contains(t.as_str()) && wordnet.mostly_noun(w);
+            (w.as_str(), wordnet.first_senses(w), noun)
+        })
         .collect();
     let mut seen: FxHashSet<String> = FxHashSet::default();
     for &h in ranked.iter().take(SYNONYM_HITS) {
@@ -1059,23 +1090,28 @@ fn synonym_stand_ins(
                     return;
                 }
                 let theirs = wordnet.first_senses(w);
-                for ((a, mine, noun), (_, ids)) in asked_senses.iter().zip(found.iter_mut()) {
-                    if *a != w
-                        && (crate::text::wordnet::share(mine, &theirs)
-                            || (*noun && wordnet.mostly_noun(w) && wordnet.narrower(&theirs, mine)))
-                    {
+                for ((a, mine, noun), (_, ids, synonym)) in asked_senses.iter().zip(found.iter_mut()) {
+                    if *a == w {
+                        continue;
+                    }
+                    if crate::text::wordnet::share(mine, &theirs) {
+                        ids.push(term_id(terms, t));
+                        *synonym = true;
+                    } else if *noun && wordnet.mostly_noun(w) && wordnet.narrower(&theirs, mine) {
                         ids.push(term_id(terms, t));
                     }
                 }
             });
         }
     }
-    found.retain(|(_, ids)| !ids.is_empty());
+    found.retain(|(_, ids, _)| !ids.is_empty());
     found
 }
 
-/// `StandIn::why` of a stand-in by meaning.
+/// `StandIn::why` of a stand-in by meaning ...
 const MEANING: &str = "meaning";
+/// ... and of one that is a kind of the question word (`WordNet::narrower`).
+const KIND: &str = "kind";
 /// The best evidence's words are read from this many hits, those with the most of the
 /// question's words (as `SYNONYM_HITS`, fewer: each word is encoded).
 const MEANING_HITS: usize = 12;
@@ -1261,7 +1297,7 @@ fn in_english(word: &str) -> Vec<String> {
 /// after ranking (the verdict, sentence choice) then finds "minimum" where the question says
 /// "smallest". `None` when there are none.
 pub fn with_meanings(analysis: &Analysis, stand_ins: &[StandIn]) -> Option<Analysis> {
-    let meanings: Vec<&StandIn> = stand_ins.iter().filter(|s| s.why == MEANING).collect();
+    let meanings: Vec<&StandIn> = stand_ins.iter().filter(|s| s.why == MEANING || s.why == KIND).collect();
     if meanings.is_empty() {
         return None;
     }
@@ -2051,7 +2087,41 @@ mod tests {
 
     #[test]
     fn a_word_of_the_evidence_near_in_meaning_stands_in_for_a_question_word() {
-        // Written for this test: no word list pairs "warnings" with "alerts".
+        // Written for this test: no word list or WordNet relation pairs "smallest" with
+        // "minimum".
+        let pool = vec![
+            hit(
+                "slack",
+                "c/1",
+                EvidenceKind::Chat,
+                "Wholesale orders have a minimum of 40 crates.",
+                "2026-11-01",
+            ),
+            hit(
+                "slack",
+                "c/2",
+                EvidenceKind::Chat,
+                "Wholesale orders ship from the Osaka warehouse.",
+                "2026-11-02",
+            ),
+        ];
+        let Some((r, w, stand_ins)) = with_encoder("What is the smallest wholesale order?", pool) else {
+            return;
+        };
+        assert!(
+            stand_ins
+                .iter()
+                .any(|s| s.word.starts_with("minimum") && s.why == MEANING),
+            "{stand_ins:?}"
+        );
+        assert_eq!(r[0].hit.id, "slack:c/1", "{r:?}");
+        assert!(w.iter().all(|c| c.in_pool), "{w:?}");
+    }
+
+    #[test]
+    fn a_kind_of_a_question_word_in_the_evidence_stands_in_for_it() {
+        // Written for this test: no word list pairs "warnings" with "alerts"; WordNet has an
+        // alert as a kind of warning.
         let pool = vec![
             hit(
                 "slack",
@@ -2074,7 +2144,7 @@ mod tests {
         assert!(
             stand_ins
                 .iter()
-                .any(|s| s.asked == "warn" && s.word == "alert" && s.why == MEANING),
+                .any(|s| s.asked == "warn" && s.word == "alert" && s.why == KIND),
             "{stand_ins:?}"
         );
         assert_eq!(r[0].hit.id, "slack:c/1", "{r:?}");
@@ -2097,7 +2167,8 @@ mod tests {
     #[test]
     fn a_name_no_source_has_gets_no_stand_in_by_meaning() {
         // Written for this test: the question names a dashboard "Warnings"; the pool has another
-        // one, though "alerts" stands in for the word "warnings" (the test above).
+        // one, though "alerts" stands in for the word "warnings" (the test above), by meaning
+        // or as a kind of it.
         let pool = vec![hit(
             "slack",
             "c/1",
@@ -2108,7 +2179,10 @@ mod tests {
         let Some((_, w, stand_ins)) = with_encoder("Who looks after the billing Warnings dashboard?", pool) else {
             return;
         };
-        assert!(stand_ins.iter().all(|s| s.why != MEANING), "{stand_ins:?}");
+        assert!(
+            stand_ins.iter().all(|s| s.why != MEANING && s.why != KIND),
+            "{stand_ins:?}"
+        );
         assert!(w.iter().any(|c| !c.in_pool), "{w:?}");
     }
 
