@@ -79,48 +79,6 @@ fn withdrawn(s: &str) -> bool {
     WITHDRAWN.iter().any(|c| crate::pipeline::intent::cue_matches(&n, c))
 }
 
-/// Words that bound a quantity from below ("above 20%", "at least 3", 「10万円以上」) ...
-const LOWER_BOUND: &[&str] = &[
-    "above",
-    "over",
-    "more than",
-    "greater than",
-    "exceeding",
-    "exceeds",
-    "at least",
-    "or more",
-    "以上",
-    "超",
-    "を超える",
-];
-/// ... and from above ("up to 20%", "under $50", 「5万円以下」).
-const UPPER_BOUND: &[&str] = &[
-    "up to",
-    "below",
-    "under",
-    "less than",
-    "at most",
-    "or less",
-    "以下",
-    "未満",
-    "まで",
-];
-
-/// Which way a text bounds a quantity: `Some(true)` from below ("above 20%"), `Some(false)`
-/// from above ("up to 20%"), `None` when it says neither or both, or states no number.
-fn bound(text: &str) -> Option<bool> {
-    if !text.chars().any(|c| c.is_ascii_digit()) {
-        return None;
-    }
-    let n = text::normalize(text);
-    let has = |words: &[&str]| words.iter().any(|w| crate::pipeline::intent::cue_matches(&n, w));
-    match (has(LOWER_BOUND), has(UPPER_BOUND)) {
-        (true, false) => Some(true),
-        (false, true) => Some(false),
-        _ => None,
-    }
-}
-
 /// Text read on each side of the best passage when choosing a sentence: a passage may end in
 /// the middle of the bullet that answers ("SEV2: major feature degraded." ends a passage whose
 /// next sentence is "Acknowledge within 30 minutes").
@@ -469,7 +427,6 @@ pub fn choose_among(
             found
         }
     };
-    let asked_bound = bound(&analysis.question);
     let mut best: Option<(Key, usize)> = None;
     let mut scored: Vec<(Key, usize)> = Vec::new();
     let in_section = |sent: &str, section: &str| format!("{section} {sent}");
@@ -551,7 +508,7 @@ pub fn choose_among(
             listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
             standing: !withdrawn(sent) && !restates_withdrawn(sent),
             has_value,
-            same_bound: covered > 0 && asked_bound.is_some() && bound(sent) == asked_bound,
+            same_bound: covered > 0 && analysis.bound.is_some() && values::bound(sent) == analysis.bound,
             distinct: (distinct * 1000.0).round() as u32,
             in_passage: *at >= p0 && *at < p1.max(p0 + 1),
             conclusion: crate::pipeline::rank::is_conclusion(sent, lexicon),
@@ -649,10 +606,10 @@ pub fn choose_among(
     // A question of several parts ("the brand colors and font") is answered part by part: the
     // best other statement that speaks of a specific concept of the question (not an everyday
     // or a function word) that the chosen sentence and its neighbour leave out joins them, when
-    // the question joins things by a conjunction (`asks_several_things`). What the evidence
+    // the question joins things by a conjunction (`Analysis::several`). What the evidence
     // claims (its value, for conflicts) stays the chosen sentence's.
     let mut added = None;
-    if key.statement && asks_several_things(analysis) {
+    if key.statement && analysis.several {
         let has_now = crate::pipeline::rank::which_concepts(&in_section(&out, &sections[i]), analysis);
         let part = |j: usize| {
             which[j]
@@ -738,42 +695,6 @@ pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon, peop
             }
         })
         .collect()
-}
-
-/// Whether a question joins two things it asks about by a conjunction: English "and" between
-/// two of its concepts' words ("the brand colors and font", not "..., and what did we do"), or
-/// Japanese や, および, 及び between two words that are not hiragana (「色やフォント」, not
-/// 「はやく」); と is left out, as it also means "with", and a comma only separates clauses.
-fn asks_several_things(analysis: &Analysis) -> bool {
-    let q = text::normalize(&analysis.question);
-    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
-    text::for_each_token(&q, |t, s, e| {
-        let asked = analysis.concepts.iter().any(|c| {
-            c.alternatives
-                .first()
-                .is_some_and(|(alt, _)| alt.iter().any(|a| a == t))
-        });
-        tokens.push((s, e, asked));
-    });
-    let english = q.match_indices(" and ").any(|(at, w)| {
-        let before = tokens.iter().rev().find(|(_, e, _)| *e <= at);
-        let after = tokens.iter().find(|(s, _, _)| *s >= at + w.len());
-        // Nothing between the first word and "and"; at most an article or a possessive after it.
-        let after_gap = |s: usize| {
-            let gap = q[at + w.len()..s].trim();
-            gap.is_empty() || ["the", "a", "an", "our", "its", "their", "your", "my"].contains(&gap)
-        };
-        matches!((before, after), (Some((_, e, true)), Some((s, _, true))) if *e == at && after_gap(*s))
-    });
-    // A character of a word (not a space) that is not hiragana.
-    let word_not_kana =
-        |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !('\u{3041}'..='\u{309F}').contains(&c));
-    let japanese = ["や", "および", "及び"].iter().any(|w| {
-        q.match_indices(w).any(|(at, w)| {
-            word_not_kana(q[..at].chars().next_back()) && word_not_kana(q[at + w.len()..].chars().next())
-        })
-    });
-    english || japanese
 }
 
 /// The first statement of a document (its headings skipped): what the document says it is.
@@ -1169,11 +1090,11 @@ mod tests {
             now,
             &lexicon,
         );
-        assert!(!asks_several_things(&a));
+        assert!(!a.several);
         let a = crate::pipeline::query::analyze("受付の営業時間やゲスト用Wi-Fiのパスワードは？", now, &lexicon);
-        assert!(asks_several_things(&a));
+        assert!(a.several);
         let a = crate::pipeline::query::analyze("パスワードをはやく知りたい", now, &lexicon);
-        assert!(!asks_several_things(&a));
+        assert!(!a.several);
         // A question of one part gets its sentence alone.
         let a = crate::pipeline::query::analyze("What is the guest wifi password?", now, &lexicon);
         assert_eq!(
@@ -1200,9 +1121,11 @@ mod tests {
             let chosen = choose_sentence(&e, &a, &lexicon, None);
             assert!(chosen.sentence.starts_with(expected), "{q}: {}", chosen.sentence);
         }
-        assert_eq!(bound("上限は10万円以下です"), Some(false));
-        assert_eq!(bound("10万円を超える場合は部長の承認が必要"), Some(true));
-        assert_eq!(bound("Who approves discounts?"), None);
+        assert_eq!(values::bound("上限は10万円以下です"), Some(false));
+        assert_eq!(values::bound("10万円を超える場合は部長の承認が必要"), Some(true));
+        assert_eq!(values::bound("Who approves discounts?"), None);
+        let a = crate::pipeline::query::analyze("Who approves expenses above $500?", now, &lexicon);
+        assert_eq!(a.bound, Some(true), "read once, with the question");
     }
 
     #[test]

@@ -160,6 +160,48 @@ static TIME_OF_DAY: LazyLock<Regex> = LazyLock::new(|| {
     )
 });
 
+/// Words that bound a quantity from below ("above 20%", "at least 3", 「10万円以上」) ...
+const LOWER_BOUND: &[&str] = &[
+    "above",
+    "over",
+    "more than",
+    "greater than",
+    "exceeding",
+    "exceeds",
+    "at least",
+    "or more",
+    "以上",
+    "超",
+    "を超える",
+];
+/// ... and from above ("up to 20%", "under $50", 「5万円以下」).
+const UPPER_BOUND: &[&str] = &[
+    "up to",
+    "below",
+    "under",
+    "less than",
+    "at most",
+    "or less",
+    "以下",
+    "未満",
+    "まで",
+];
+
+/// Which way a text bounds a quantity: `Some(true)` from below ("above 20%"), `Some(false)`
+/// from above ("up to 20%"), `None` when it says neither or both, or states no number.
+pub fn bound(text: &str) -> Option<bool> {
+    if !text.chars().any(|c| c.is_ascii_digit()) {
+        return None;
+    }
+    let n = crate::text::normalize(text);
+    let has = |words: &[&str]| words.iter().any(|w| crate::text::find_phrase(&n, w).is_some());
+    match (has(LOWER_BOUND), has(UPPER_BOUND)) {
+        (true, false) => Some(true),
+        (false, true) => Some(false),
+        _ => None,
+    }
+}
+
 /// Whether `text` states a time of day ("Data refreshes nightly at 02:00 UTC"): it says when
 /// something recurs or happened as a date does.
 pub fn states_time_of_day(text: &str) -> bool {

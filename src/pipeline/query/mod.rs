@@ -101,6 +101,12 @@ pub struct Analysis {
     /// still count for their concepts and go to the sources with the expansions.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub corrections: Vec<(String, String)>,
+    /// The question joins two things it asks about by a conjunction ("the brand colors and
+    /// font"; `asks_several_things`): the answer gives each.
+    pub several: bool,
+    /// Which way the question bounds a quantity ("above 20%": `Some(true)`, from below;
+    /// `text::values::bound`), read once for sentence choice.
+    pub bound: Option<bool>,
 }
 
 /// A concept of the question: a keyword (or phrase) and its alternatives (itself, synonyms,
@@ -812,7 +818,45 @@ fn read(
             .collect();
         a.other_language.extend(neutral);
     }
+    a.several = asks_several_things(&a.question, &a.concepts);
+    a.bound = text::values::bound(&a.question);
     a
+}
+
+/// Whether a question joins two things it asks about by a conjunction: English "and" between
+/// two of its concepts' words ("the brand colors and font", not "..., and what did we do"), or
+/// Japanese や, および, 及び between two words that are not hiragana (「色やフォント」, not
+/// 「はやく」); と is left out, as it also means "with", and a comma only separates clauses.
+fn asks_several_things(question: &str, concepts: &[Concept]) -> bool {
+    let q = text::normalize(question);
+    let mut tokens: Vec<(usize, usize, bool)> = Vec::new();
+    text::for_each_token(&q, |t, s, e| {
+        let asked = concepts.iter().any(|c| {
+            c.alternatives
+                .first()
+                .is_some_and(|(alt, _)| alt.iter().any(|a| a == t))
+        });
+        tokens.push((s, e, asked));
+    });
+    let english = q.match_indices(" and ").any(|(at, w)| {
+        let before = tokens.iter().rev().find(|(_, e, _)| *e <= at);
+        let after = tokens.iter().find(|(s, _, _)| *s >= at + w.len());
+        // Nothing between the first word and "and"; at most an article or a possessive after it.
+        let after_gap = |s: usize| {
+            let gap = q[at + w.len()..s].trim();
+            gap.is_empty() || ["the", "a", "an", "our", "its", "their", "your", "my"].contains(&gap)
+        };
+        matches!((before, after), (Some((_, e, true)), Some((s, _, true))) if *e == at && after_gap(*s))
+    });
+    // A character of a word (not a space) that is not hiragana.
+    let word_not_kana =
+        |c: Option<char>| c.is_some_and(|c| !c.is_whitespace() && !('\u{3041}'..='\u{309F}').contains(&c));
+    let japanese = ["や", "および", "及び"].iter().any(|w| {
+        q.match_indices(w).any(|(at, w)| {
+            word_not_kana(q[..at].chars().next_back()) && word_not_kana(q[at + w.len()..].chars().next())
+        })
+    });
+    english || japanese
 }
 
 #[cfg(test)]
