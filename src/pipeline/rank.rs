@@ -462,8 +462,8 @@ pub struct StandIn {
     pub asked: String,
     /// The pool's word standing in for it (as an index term).
     pub word: String,
-    /// Why: "spelling" (a typo or name variant), "synonym" (WordNet) or "meaning" (the sentence
-    /// encoder).
+    /// Why: "spelling" (a typo or name variant), "synonym" (WordNet), "kind" (a kind of it, by
+    /// WordNet) or "meaning" (the sentence encoder).
     pub why: &'static str,
 }
 
