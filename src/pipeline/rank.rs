@@ -1029,10 +1029,11 @@ fn absent_question_words(
 /// of concepts that no passage has in any alternative or typo stand-in: the words of the
 /// `SYNONYM_HITS` hits with the most of the question's other words that WordNet gives as its
 /// synonyms ("typeface" for a page that says "font", "closure" for one that says "closing"),
-/// or, for a question word that is mostly a noun, the pool's nouns that WordNet gives as kinds
-/// of it (`WordNet::narrower`: "budget" for "money", "alerts" for "warnings"): evidence about a
-/// kind of the thing speaks of the thing. The hits that have the question's other words are where its subject is written: a synonym
-/// found there is the sense meant.
+/// or, for a question word that is mostly a noun and no name, the pool's nouns that WordNet
+/// gives as kinds of it (`WordNet::narrower`: "budget" for "money", "alerts" for "warnings"):
+/// evidence about a kind of the thing speaks of the thing. The hits that have the question's
+/// other words are where its subject is written: a synonym found there is the sense meant.
+/// Each asked word with its stand-ins and whether any is a synonym (else all are kinds).
 fn synonym_stand_ins(
     hits: &[Hit],
     units: &[Unit],
@@ -1069,11 +1070,17 @@ fn synonym_stand_ins(
         .filter_map(|c| c.alternatives.first())
         .flat_map(|(alt, _)| alt.iter().map(String::as_str))
         .collect();
-    let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>, bool)> = asked
+    // Per asked word: its first senses, and those of them that kinds are looked for under.
+    let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>, Vec<u32>)> = asked
         .iter()
         .map(|(t, w)| {
-            let noun = !names.contains(t.as_str()) && wordnet.mostly_noun(w);
-            (w.as_str(), wordnet.first_senses(w), noun)
+            let senses = wordnet.first_senses(w);
+            let general = if !names.contains(t.as_str()) && wordnet.mostly_noun(w) {
+                wordnet.general_senses(&senses)
+            } else {
+                Vec::new()
+            };
+            (w.as_str(), senses, general)
         })
         .collect();
     let mut seen: FxHashSet<String> = FxHashSet::default();
@@ -1090,14 +1097,14 @@ fn synonym_stand_ins(
                     return;
                 }
                 let theirs = wordnet.first_senses(w);
-                for ((a, mine, noun), (_, ids, synonym)) in asked_senses.iter().zip(found.iter_mut()) {
+                for ((a, mine, general), (_, ids, synonym)) in asked_senses.iter().zip(found.iter_mut()) {
                     if *a == w {
                         continue;
                     }
                     if crate::text::wordnet::share(mine, &theirs) {
                         ids.push(term_id(terms, t));
                         *synonym = true;
-                    } else if *noun && wordnet.mostly_noun(w) && wordnet.narrower(&theirs, mine) {
+                    } else if !general.is_empty() && wordnet.mostly_noun(w) && wordnet.below(&theirs, general) {
                         ids.push(term_id(terms, t));
                     }
                 }

@@ -291,19 +291,31 @@ impl WordNet {
     /// down, and naming one of them does not speak of the other. Evidence about a budget speaks
     /// of money; a synonym test does not see it. False without `nouns.tsv`.
     pub fn narrower(&self, specific: &[Synset], general: &[Synset]) -> bool {
-        let nouns = self.nouns();
-        if nouns.hypernyms.is_empty() {
-            return false;
+        self.below(specific, &self.general_senses(general))
+    }
+
+    /// The noun senses among `senses` that `narrower` counts as general ones (those at least
+    /// `NARROWER_MIN_DEPTH` levels below a root), for `below`: worked out once for a word
+    /// compared with many.
+    pub fn general_senses(&self, senses: &[Synset]) -> Vec<u32> {
+        if self.nouns().hypernyms.is_empty() {
+            return Vec::new();
         }
-        let general: Vec<u32> = general
+        senses
             .iter()
             .filter(|s| *s >> 40 == 0)
             .map(|s| *s as u32)
             .filter(|&s| self.depth(s) >= NARROWER_MIN_DEPTH)
-            .collect();
+            .collect()
+    }
+
+    /// Whether a noun sense of `specific` has one of `general` (`general_senses`) among its
+    /// hypernyms at most `NARROWER_LEVELS` levels up.
+    pub fn below(&self, specific: &[Synset], general: &[u32]) -> bool {
         if general.is_empty() {
             return false;
         }
+        let nouns = self.nouns();
         let mut level: Vec<u32> = specific.iter().filter(|s| *s >> 40 == 0).map(|s| *s as u32).collect();
         for _ in 0..NARROWER_LEVELS {
             level = level
