@@ -576,14 +576,7 @@ impl Counted {
         // A question word the language's word lists know (`Concept::specificity` under 1) is
         // spelt as meant: a pool word of its shape is another word ("charities" and "charts").
         // Slips of a listed word are put right before (`text::spell`).
-        let listed: FxHashSet<&str> = cx
-            .analysis
-            .concepts
-            .iter()
-            .filter(|c| c.specificity < 1.0)
-            .filter_map(|c| c.alternatives.first())
-            .flat_map(|(alt, _)| alt.iter().map(String::as_str))
-            .collect();
+        let listed = listed_words(cx.analysis);
         let missing: Vec<String> = terms
             .iter()
             .filter(|(t, id)| df[**id as usize] == 0 && latin(t) && !listed.contains(t.as_str()))
@@ -1025,6 +1018,18 @@ fn absent_question_words(
     asked
 }
 
+/// The index terms of the question's concepts (their first alternatives) that the language's
+/// word lists know (`Concept::specificity` under 1): words, not names.
+fn listed_words(analysis: &Analysis) -> FxHashSet<&str> {
+    analysis
+        .concepts
+        .iter()
+        .filter(|c| c.specificity < 1.0)
+        .filter_map(|c| c.alternatives.first())
+        .flat_map(|(alt, _)| alt.iter().map(String::as_str))
+        .collect()
+}
+
 /// Stand-ins by synonymy for the question's own English words (a concept's first alternative)
 /// of concepts that no passage has in any alternative or typo stand-in: the words of the
 /// `SYNONYM_HITS` hits with the most of the question's other words that WordNet gives as its
@@ -1061,21 +1066,15 @@ fn synonym_stand_ins(
     let ranked = hits_by_question_words(units, df);
     let mut found: Vec<(String, Vec<u32>, bool)> = asked.iter().map(|(t, _)| (t.clone(), Vec::new(), false)).collect();
     // Each asked word's senses, looked up once for all the pool's words.
-    // A name ("the Warnings dashboard") is not stood in for by kinds of the word.
-    let names: FxHashSet<&str> = cx
-        .analysis
-        .concepts
-        .iter()
-        .filter(|c| c.specificity >= 1.0)
-        .filter_map(|c| c.alternatives.first())
-        .flat_map(|(alt, _)| alt.iter().map(String::as_str))
-        .collect();
+    // Only a word the word lists know is stood in for by kinds of it, not a name ("the
+    // Warnings dashboard").
+    let listed = listed_words(cx.analysis);
     // Per asked word: its first senses, and those of them that kinds are looked for under.
     let asked_senses: Vec<(&str, Vec<crate::text::wordnet::Synset>, Vec<u32>)> = asked
         .iter()
         .map(|(t, w)| {
             let senses = wordnet.first_senses(w);
-            let general = if !names.contains(t.as_str()) && wordnet.mostly_noun(w) {
+            let general = if listed.contains(t.as_str()) && wordnet.mostly_noun(w) {
                 wordnet.general_senses(&senses)
             } else {
                 Vec::new()
@@ -1097,6 +1096,7 @@ fn synonym_stand_ins(
                     return;
                 }
                 let theirs = wordnet.first_senses(w);
+                let noun = std::cell::OnceCell::new();
                 for ((a, mine, general), (_, ids, synonym)) in asked_senses.iter().zip(found.iter_mut()) {
                     if *a == w {
                         continue;
@@ -1104,7 +1104,10 @@ fn synonym_stand_ins(
                     if crate::text::wordnet::share(mine, &theirs) {
                         ids.push(term_id(terms, t));
                         *synonym = true;
-                    } else if !general.is_empty() && wordnet.mostly_noun(w) && wordnet.below(&theirs, general) {
+                    } else if !general.is_empty()
+                        && *noun.get_or_init(|| wordnet.mostly_noun(w))
+                        && wordnet.below(&theirs, general)
+                    {
                         ids.push(term_id(terms, t));
                     }
                 }
@@ -1299,8 +1302,8 @@ fn in_english(word: &str) -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// The question's analysis with the meaning stand-ins ranking found (`StandIn`, "meaning") as
-/// further alternatives of their concepts, weighing as a synonym does: what reads the evidence
+/// The question's analysis with the stand-ins ranking found by meaning or as kinds (`StandIn`,
+/// "meaning" and "kind") as further alternatives of their concepts, weighing as a synonym does: what reads the evidence
 /// after ranking (the verdict, sentence choice) then finds "minimum" where the question says
 /// "smallest". `None` when there are none.
 pub fn with_meanings(analysis: &Analysis, stand_ins: &[StandIn]) -> Option<Analysis> {

@@ -301,10 +301,8 @@ impl WordNet {
         if self.nouns().hypernyms.is_empty() {
             return Vec::new();
         }
-        senses
-            .iter()
-            .filter(|s| *s >> 40 == 0)
-            .map(|s| *s as u32)
+        noun_offsets(senses)
+            .into_iter()
             .filter(|&s| self.depth(s) >= NARROWER_MIN_DEPTH)
             .collect()
     }
@@ -315,13 +313,9 @@ impl WordNet {
         if general.is_empty() {
             return false;
         }
-        let nouns = self.nouns();
-        let mut level: Vec<u32> = specific.iter().filter(|s| *s >> 40 == 0).map(|s| *s as u32).collect();
+        let mut level = noun_offsets(specific);
         for _ in 0..NARROWER_LEVELS {
-            level = level
-                .iter()
-                .flat_map(|s| nouns.hypernyms.get(s).into_iter().flat_map(|h| h.iter().copied()))
-                .collect();
+            level = self.parents(&level);
             if level.iter().any(|s| general.contains(s)) {
                 return true;
             }
@@ -338,6 +332,15 @@ impl WordNet {
             let nouns = count(0);
             nouns > 0 && (1..=ADVERB).all(|pos| count(pos) <= nouns)
         })
+    }
+
+    /// The direct hypernyms of noun synsets (offsets), one level up.
+    fn parents(&self, synsets: &[u32]) -> Vec<u32> {
+        let nouns = self.nouns();
+        synsets
+            .iter()
+            .flat_map(|s| nouns.hypernyms.get(s).into_iter().flat_map(|h| h.iter().copied()))
+            .collect()
     }
 
     /// How many levels a noun synset is below the nearest root of WordNet's hierarchy (0 for a
@@ -374,22 +377,8 @@ impl WordNet {
         if share(&sa, &sb) {
             return false;
         }
-        let nouns = self.nouns();
-        let parents = |senses: &[Synset]| -> Vec<u32> {
-            senses
-                .iter()
-                .filter(|s| *s >> 40 == 0)
-                .flat_map(|s| {
-                    nouns
-                        .hypernyms
-                        .get(&(*s as u32))
-                        .into_iter()
-                        .flat_map(|h| h.iter().copied())
-                })
-                .collect()
-        };
-        let pa = parents(&sa);
-        !pa.is_empty() && parents(&sb).iter().any(|p| pa.contains(p))
+        let pa = self.parents(&noun_offsets(&sa));
+        !pa.is_empty() && self.parents(&noun_offsets(&sb)).iter().any(|p| pa.contains(p))
     }
 
     /// Whether the word (as written or by a base form) is mostly a noun that names a physical
@@ -426,6 +415,11 @@ impl WordNet {
             .flat_map(|s| s.iter())
             .any(|(s, _)| s >> 40 != ADVERB)
     }
+}
+
+/// The noun synsets among `senses`, as `nouns.tsv` offsets.
+fn noun_offsets(senses: &[Synset]) -> Vec<u32> {
+    senses.iter().filter(|s| *s >> 40 == 0).map(|s| *s as u32).collect()
 }
 
 /// Whether two words' first senses (`WordNet::first_senses`) share a synset.
