@@ -188,94 +188,160 @@ pub struct Shape {
 
 fn cut(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) -> Shape {
     if norm.is_ascii() {
-        cut_ascii(norm, stems, f);
+        cut_ascii(norm, 0, norm.len(), stems, f);
         return Shape {
             chars: norm.len(),
             japanese: false,
         };
     }
-    let mut chars = 0usize;
-    let mut letters = Letters::default();
-    // With a dictionary, a Japanese stretch (kanji, kana, mixed) is analysed as one piece:
-    // particles and inflections are told apart by their part of speech, not their script.
-    let morph = morph::available();
-    let run_of = |s: Script| match s {
-        Script::Katakana | Script::Hiragana if morph => Script::Han,
-        s => s,
-    };
-    // Hiragana runs count only when the whole text is hiragana; until another script shows up,
-    // they wait here (such a text has no other runs, so the order is kept).
-    let mut all_hiragana = true;
-    let mut waiting: Vec<(usize, usize)> = Vec::new();
-    let mut run_start = 0usize;
-    let mut run_script = Script::Other;
-    let mut it = norm.char_indices().peekable();
-    loop {
-        let cur = it.next();
-        let (pos, s) = match cur {
-            Some((p, c)) => {
-                let s = script(c);
-                all_hiragana &= s == Script::Hiragana || c.is_whitespace();
-                chars += 1;
-                letters.add(s);
-                (p, run_of(s))
-            }
-            None => (norm.len(), Script::Other),
-        };
-        // Apostrophes inside English words ("don't") do not split a word, nor a thousands
-        // separator a number ("1,000", as `digit_group`).
-        let joins_word = run_script == Script::Word
-            && (matches!(cur, Some((_, '\'' | '’')))
-                && matches!(it.peek(), Some((_, c)) if script(*c) == Script::Word)
-                || matches!(cur, Some((p, ',')) if {
-                    let b = norm.as_bytes();
-                    let digits = b[run_start..p].iter().rev().take_while(|c| c.is_ascii_digit()).count();
-                    digits > 0
-                        && (digits <= 3 || b[p - 4] == b',')
-                        && b[run_start..p].iter().all(|c| c.is_ascii_digit() || *c == b',')
-                        && digit_group(b, p).is_some()
-                }));
-        if s != run_script && !joins_word {
-            if run_script == Script::Hiragana {
-                if all_hiragana {
-                    waiting.push((run_start, pos));
-                }
-            } else if morph && run_script == Script::Han {
-                emit_morphemes(&norm[run_start..pos], run_start, stems, f);
-            } else if run_script != Script::Other {
-                emit_run(&norm[run_start..pos], run_start, run_script, stems, f);
-            }
-            run_start = pos;
-            run_script = s;
-        }
-        if cur.is_none() {
-            break;
-        }
-    }
-    if all_hiragana && !morph {
-        for (s, e) in waiting {
-            emit_run(&norm[s..e], s, Script::Hiragana, stems, f);
-        }
-    }
-    Shape {
-        chars,
-        japanese: letters.japanese(),
-    }
-}
-
-/// The same cut for ASCII text (most English), without decoding characters.
-fn cut_ascii(norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    // Text with some Japanese or accented letters in it is still mostly ASCII words between
+    // spaces. No run crosses whitespace, so the text is cut piece by piece between whitespace:
+    // an all-ASCII piece bytewise (`cut_ascii`), any other character by character (`Mixed`).
+    // The tokens are the same as cutting the whole text character by character.
+    let mut mixed = Mixed::new();
     let b = norm.as_bytes();
     let mut i = 0;
     while i < b.len() {
+        if is_ascii_space(b[i]) {
+            mixed.chars += 1;
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && !is_ascii_space(b[i]) {
+            i += 1;
+        }
+        let piece = &b[start..i];
+        if piece.is_ascii() {
+            mixed.all_hiragana = false;
+            mixed.chars += piece.len();
+            mixed.letters.all += piece.iter().filter(|c| c.is_ascii_alphanumeric()).count();
+            cut_ascii(norm, start, i, stems, f);
+        } else {
+            mixed.cut(norm, start, i, stems, f);
+        }
+    }
+    mixed.finish(norm, stems, f)
+}
+
+/// The ASCII characters `char::is_whitespace` holds to be whitespace.
+fn is_ascii_space(c: u8) -> bool {
+    matches!(c, b'\t'..=b'\r' | b' ')
+}
+
+/// Cutting text of any script character by character, a piece at a time (`cut`).
+struct Mixed {
+    /// Whether a Japanese dictionary is installed (`morph::available`).
+    morph: bool,
+    chars: usize,
+    letters: Letters,
+    /// Hiragana runs count only when the whole text is hiragana; until another script shows
+    /// up, they wait here (such a text has no other runs, so the order is kept).
+    all_hiragana: bool,
+    waiting: Vec<(usize, usize)>,
+}
+
+impl Mixed {
+    fn new() -> Self {
+        Mixed {
+            morph: morph::available(),
+            chars: 0,
+            letters: Letters::default(),
+            all_hiragana: true,
+            waiting: Vec::new(),
+        }
+    }
+
+    /// Cuts `norm[from..to]`, a piece that whitespace (or the text's ends) bounds.
+    fn cut(
+        &mut self,
+        norm: &str,
+        from: usize,
+        to: usize,
+        stems: &mut StemCache,
+        f: &mut impl FnMut(&str, usize, usize),
+    ) {
+        // With a dictionary, a Japanese stretch (kanji, kana, mixed) is analysed as one piece:
+        // particles and inflections are told apart by their part of speech, not their script.
+        let morph = self.morph;
+        let run_of = |s: Script| match s {
+            Script::Katakana | Script::Hiragana if morph => Script::Han,
+            s => s,
+        };
+        let mut run_start = from;
+        let mut run_script = Script::Other;
+        let mut it = norm[from..to].char_indices().map(|(p, c)| (from + p, c)).peekable();
+        loop {
+            let cur = it.next();
+            let (pos, s) = match cur {
+                Some((p, c)) => {
+                    let s = script(c);
+                    self.all_hiragana &= s == Script::Hiragana || c.is_whitespace();
+                    self.chars += 1;
+                    self.letters.add(s);
+                    (p, run_of(s))
+                }
+                None => (to, Script::Other),
+            };
+            // Apostrophes inside English words ("don't") do not split a word, nor a thousands
+            // separator a number ("1,000", as `digit_group`).
+            let joins_word = run_script == Script::Word
+                && (matches!(cur, Some((_, '\'' | '’')))
+                    && matches!(it.peek(), Some((_, c)) if script(*c) == Script::Word)
+                    || matches!(cur, Some((p, ',')) if {
+                        let b = norm.as_bytes();
+                        let digits = b[run_start..p].iter().rev().take_while(|c| c.is_ascii_digit()).count();
+                        digits > 0
+                            && (digits <= 3 || b[p - 4] == b',')
+                            && b[run_start..p].iter().all(|c| c.is_ascii_digit() || *c == b',')
+                            && digit_group(b, p).is_some()
+                    }));
+            if s != run_script && !joins_word {
+                if run_script == Script::Hiragana {
+                    if self.all_hiragana {
+                        self.waiting.push((run_start, pos));
+                    }
+                } else if morph && run_script == Script::Han {
+                    emit_morphemes(&norm[run_start..pos], run_start, stems, f);
+                } else if run_script != Script::Other {
+                    emit_run(&norm[run_start..pos], run_start, run_script, stems, f);
+                }
+                run_start = pos;
+                run_script = s;
+            }
+            if cur.is_none() {
+                break;
+            }
+        }
+    }
+
+    /// The hiragana runs of an all-hiragana text, and the text's shape.
+    fn finish(self, norm: &str, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) -> Shape {
+        if self.all_hiragana && !self.morph {
+            for (s, e) in self.waiting {
+                emit_run(&norm[s..e], s, Script::Hiragana, stems, f);
+            }
+        }
+        Shape {
+            chars: self.chars,
+            japanese: self.letters.japanese(),
+        }
+    }
+}
+
+/// The same cut for ASCII text (most English), without decoding characters: `norm[from..to]`.
+fn cut_ascii(norm: &str, from: usize, to: usize, stems: &mut StemCache, f: &mut impl FnMut(&str, usize, usize)) {
+    let b = norm.as_bytes();
+    let mut i = from;
+    while i < to {
         if !b[i].is_ascii_alphanumeric() {
             i += 1;
             continue;
         }
         let start = i;
         let mut has_apostrophe = false;
-        while i < b.len()
-            && (b[i].is_ascii_alphanumeric() || (b[i] == b'\'' && i + 1 < b.len() && b[i + 1].is_ascii_alphanumeric()))
+        while i < to
+            && (b[i].is_ascii_alphanumeric() || (b[i] == b'\'' && i + 1 < to && b[i + 1].is_ascii_alphanumeric()))
         {
             has_apostrophe |= b[i] == b'\'';
             i += 1;
@@ -1009,6 +1075,38 @@ mod tests {
 
     fn check(input: &str, expected: &[&str]) {
         assert_eq!(terms(input), expected, "tokens of {input:?}");
+    }
+
+    /// Cutting mixed text piece by piece between whitespace gives what cutting it character
+    /// by character in one piece gives: the same tokens, spans and shape.
+    #[test]
+    fn mixed_text_is_cut_the_same_piece_by_piece() {
+        let texts = [
+            "Pro plan 価格 は $40 に決定 don't 1,000 users",
+            "café au lait costs 1,200円 l'été",
+            "ひらがな だけ の ぶん",
+            "ひらがな\u{b}だけ",
+            "KR-500 の出荷は 12,500,000 ドル, 4.2.1 版\tok",
+            "それ’s fine  \r\n 東京 office’s 1,00 and 1234,567",
+            "ＡＰＩ キー 🙂 rotate",
+        ];
+        for text in texts {
+            let norm = normalize(text);
+            let mut pieces = Vec::new();
+            let shape = cut(&norm, &mut Default::default(), &mut |t, s, e| {
+                pieces.push((t.to_string(), s, e))
+            });
+            let mut whole = Vec::new();
+            let mut mixed = Mixed::new();
+            let mut stems = StemCache::default();
+            mixed.cut(&norm, 0, norm.len(), &mut stems, &mut |t, s, e| {
+                whole.push((t.to_string(), s, e))
+            });
+            let whole_shape = mixed.finish(&norm, &mut stems, &mut |t, s, e| whole.push((t.to_string(), s, e)));
+            assert!(!pieces.is_empty(), "{text:?}");
+            assert_eq!(pieces, whole, "{text:?}");
+            assert_eq!(shape, whole_shape, "{text:?}");
+        }
     }
 
     #[test]
