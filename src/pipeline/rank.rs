@@ -2077,6 +2077,14 @@ mod tests {
         assert!(w.iter().any(|c| !c.in_pool), "{w:?}");
     }
 
+    /// Two Slack messages a day apart (c/1 on 2026-11-01, c/2 on 2026-11-02).
+    fn two_chats(first: &str, second: &str) -> Vec<Hit> {
+        vec![
+            hit("slack", "c/1", EvidenceKind::Chat, first, "2026-11-01"),
+            hit("slack", "c/2", EvidenceKind::Chat, second, "2026-11-02"),
+        ]
+    }
+
     /// The ranking of `hits` for `q` with the sentence encoder, and the stand-ins found; `None`
     /// (the test is skipped) without the encoder, WordNet or the word lists.
     fn with_encoder(q: &str, hits: Vec<Hit>) -> Option<(Vec<Evidence>, Vec<ConceptWeight>, Vec<StandIn>)> {
@@ -2099,22 +2107,10 @@ mod tests {
     fn a_word_of_the_evidence_near_in_meaning_stands_in_for_a_question_word() {
         // Written for this test: no word list or WordNet relation pairs "smallest" with
         // "minimum".
-        let pool = vec![
-            hit(
-                "slack",
-                "c/1",
-                EvidenceKind::Chat,
-                "Wholesale orders have a minimum of 40 crates.",
-                "2026-11-01",
-            ),
-            hit(
-                "slack",
-                "c/2",
-                EvidenceKind::Chat,
-                "Wholesale orders ship from the Osaka warehouse.",
-                "2026-11-02",
-            ),
-        ];
+        let pool = two_chats(
+            "Wholesale orders have a minimum of 40 crates.",
+            "Wholesale orders ship from the Osaka warehouse.",
+        );
         let Some((r, w, stand_ins)) = with_encoder("What is the smallest wholesale order?", pool) else {
             return;
         };
@@ -2132,22 +2128,10 @@ mod tests {
     fn a_kind_of_a_question_word_in_the_evidence_stands_in_for_it() {
         // Written for this test: no word list pairs "warnings" with "alerts"; WordNet has an
         // alert as a kind of warning.
-        let pool = vec![
-            hit(
-                "slack",
-                "c/1",
-                EvidenceKind::Chat,
-                "The billing service posts its alerts to #ops-billing.",
-                "2026-11-01",
-            ),
-            hit(
-                "slack",
-                "c/2",
-                EvidenceKind::Chat,
-                "The billing service moved to the new cluster on Monday.",
-                "2026-11-02",
-            ),
-        ];
+        let pool = two_chats(
+            "The billing service posts its alerts to #ops-billing.",
+            "The billing service moved to the new cluster on Monday.",
+        );
         let Some((r, w, stand_ins)) = with_encoder("Where do the billing service's warnings go?", pool) else {
             return;
         };
