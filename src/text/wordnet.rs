@@ -10,6 +10,10 @@
 //! `wordnet/nouns.tsv` (optional: installs before its format 3 lack it) gives each noun synset
 //! its lemmas and hypernyms, so that `kind_of` can tell what kind of thing a noun names: a
 //! "deadline" is a point in time, a "fee" a cost, an "owner" a person.
+//!
+//! `wordnet/derived.tsv` (optional: installs before its format 4 lack it) pairs a verb with the
+//! nouns of its doing that WordNet derives from it ("decide" and "decision"), which the stemmer
+//! does not bring together.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -39,6 +43,9 @@ pub struct WordNet {
     /// `nouns.tsv`, when installed: read on first use (`WordNet::nouns`), by `kind_of`.
     nouns_file: Option<std::path::PathBuf>,
     nouns: std::sync::OnceLock<Nouns>,
+    /// `derived.tsv`, when installed: per verb the nouns of its doing WordNet derives from it,
+    /// and per such noun its verbs.
+    derived: FxHashMap<String, Vec<String>>,
 }
 
 /// WordNet's noun hierarchy (`nouns.tsv`).
@@ -101,7 +108,37 @@ pub fn load(dir: &Path) -> Result<WordNet, String> {
     })?;
     let path = dir.join("nouns.tsv");
     wordnet.nouns_file = path.exists().then_some(path);
+    let path = dir.join("derived.tsv");
+    if path.exists() {
+        let read = crate::util::fs::read_regular(&path, 16 << 20)
+            .map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|text| {
+                parse_derived(&text)
+                    .map_err(|line| format!("{} line {line}: expected a verb, a tab and its nouns", path.display()))
+            });
+        match read {
+            Ok(d) => wordnet.derived = d,
+            Err(e) => tracing::warn!("WordNet's derived nouns are unusable, and none is searched: {e}"),
+        }
+    }
     Ok(wordnet)
+}
+
+/// Parses the lines of `derived.tsv` into both directions (verb to nouns, noun to verbs); a
+/// malformed line is an error with its number.
+fn parse_derived(text: &str) -> Result<FxHashMap<String, Vec<String>>, usize> {
+    let mut derived: FxHashMap<String, Vec<String>> = FxHashMap::default();
+    for (i, line) in text.lines().enumerate() {
+        let (verb, nouns) = line.split_once('\t').ok_or(i + 1)?;
+        if verb.is_empty() || verb.contains(' ') || nouns.trim().is_empty() {
+            return Err(i + 1);
+        }
+        for noun in nouns.split_whitespace() {
+            derived.entry(verb.to_string()).or_default().push(noun.to_string());
+            derived.entry(noun.to_string()).or_default().push(verb.to_string());
+        }
+    }
+    Ok(derived)
 }
 
 /// Reads `nouns.tsv`; a damaged file is said once, as a warning, and read as absent (`kind_of`
@@ -178,6 +215,7 @@ fn parse(text: &str) -> Result<WordNet, usize> {
         words,
         nouns_file: None,
         nouns: std::sync::OnceLock::new(),
+        derived: FxHashMap::default(),
     })
 }
 
@@ -224,6 +262,30 @@ impl WordNet {
                 && stem.len() >= 2
             {
                 try_form(format!("{stem}{with}"));
+            }
+        }
+        out
+    }
+
+    /// The words WordNet derives from `word` (English, as written, lower case) or it from them,
+    /// between a verb and a noun that names its doing: "decision" for "decided", "qualify" for
+    /// "qualification". Not the word's own forms, and not a noun for the one who does it.
+    pub fn derived(&self, word: &str) -> Vec<&str> {
+        let mut out: Vec<&str> = Vec::new();
+        let mut forms = vec![word.to_string()];
+        // Plurals and verb endings; not "-er" and "-est" ("counter" is not a form of "count").
+        for (end, with) in DETACH.iter().filter(|(end, _)| !matches!(*end, "er" | "est")) {
+            if let Some(stem) = word.strip_suffix(end)
+                && stem.len() >= 2
+            {
+                forms.push(format!("{stem}{with}"));
+            }
+        }
+        for form in &forms {
+            for d in self.derived.get(form).into_iter().flatten() {
+                if !forms.contains(d) && !out.contains(&d.as_str()) {
+                    out.push(d);
+                }
             }
         }
         out
@@ -459,6 +521,29 @@ mod tests {
         assert!(!w.synonyms("closure", "close"));
         assert!(!w.synonyms("font", "submarine"));
         assert!(w.knows("closing") && !w.knows("submarine"));
+    }
+
+    #[test]
+    fn a_verb_and_the_noun_of_its_doing_are_derived_from_each_other() {
+        let mut w = of("decide\tv1\ndecision\tn2\n");
+        assert!(w.derived("decided").is_empty(), "without derived.tsv");
+        w.derived = parse_derived("decide\tdecision\nqualify\tqualification qualifying\n").unwrap();
+        assert_eq!(
+            w.derived("decided"),
+            ["decision"],
+            "an inflected verb is read as its base form"
+        );
+        assert_eq!(w.derived("decisions"), ["decide"]);
+        assert_eq!(w.derived("qualify"), ["qualification", "qualifying"]);
+        // Read as "qualify" too, whose forms are not derived from it.
+        assert_eq!(w.derived("qualifying"), ["qualification"]);
+        assert!(
+            w.derived("decider").is_empty(),
+            "\"-er\" is not read as a form of the verb"
+        );
+        assert!(w.derived("submarine").is_empty());
+        assert_eq!(parse_derived("decide\tdecision\n\tnouns\n").err(), Some(2));
+        assert_eq!(parse_derived("decide\n").err(), Some(1));
     }
 
     #[test]

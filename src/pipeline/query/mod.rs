@@ -209,6 +209,9 @@ fn function_word(word: &str, specificity: f64) -> bool {
 
 /// Weight of a synonym or translation against the word itself.
 pub const EXPANSION_WEIGHT: f64 = 0.6;
+/// Weight of a noun of the doing a verb names, or the verb of such a noun ("decision" for
+/// "decide"): the same act in another part of speech, nearer than a synonym, below a translation.
+const DERIVED_WEIGHT: f64 = 0.8;
 /// Expansions (lexicon and dictionary) sent to the sources, at most.
 const MAX_EXPANSIONS: usize = 24;
 /// Weight of a translation (a lexicon member in the other language) against the word itself.
@@ -749,19 +752,42 @@ fn read(
     // Other writings of a keyword count as it and are searched too: its other spelling
     // (British or American), and a corrected word as it was asked (a name the word list lacks
     // may be what the sources say). Pairs of (the keyword as its concept is headed, the other).
-    let others: Vec<(String, String)> = a
+    // A verb's noun of doing (and back), which the stemmer keeps apart, counts nearly as the
+    // word: "decide" and "decision", "qualify" and a page's "Qualification" section (WordNet's
+    // derivations, `WordNet::derived`).
+    let derived: Vec<(String, String, f64)> = match text::wordnet::wordnet() {
+        Some(wn) => a
+            .keywords
+            .iter()
+            .filter(|k| k.bytes().all(|b| b.is_ascii_alphabetic()) && !is_name(k, &a.question))
+            .flat_map(|k| {
+                let lower = k.to_lowercase();
+                wn.derived(&lower)
+                    .into_iter()
+                    .map(|d| (k.clone(), d.to_string(), DERIVED_WEIGHT))
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        None => Vec::new(),
+    };
+    let others: Vec<(String, String, f64)> = a
         .keywords
         .iter()
-        .filter_map(|k| Some((k.clone(), text::spell::variant(&k.to_lowercase())?)))
-        .chain(a.corrections.iter().map(|(asked, read)| (read.clone(), asked.clone())))
+        .filter_map(|k| Some((k.clone(), text::spell::variant(&k.to_lowercase())?, 1.0)))
+        .chain(
+            a.corrections
+                .iter()
+                .map(|(asked, read)| (read.clone(), asked.clone(), 1.0)),
+        )
+        .chain(derived)
         .collect();
-    for (word, other) in others {
+    for (word, other, weight) in others {
         let (head, toks) = (text::terms(&word), text::terms(&other));
         if let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == head)
             && !toks.is_empty()
             && !c.alternatives.iter().any(|(t, _)| *t == toks)
         {
-            c.alternatives.push((toks, 1.0));
+            c.alternatives.push((toks, weight));
             if a.expansions.len() < MAX_EXPANSIONS && !a.expansions.contains(&other) {
                 a.expansions.push(other);
             }
@@ -1211,6 +1237,41 @@ mod tests {
             assert_eq!(crate::text::morph::proper_noun("拠点"), Some(false));
             assert_eq!(spec("東京の拠点はいつ開く？", "東京"), Some(1.0));
         }
+    }
+
+    #[test]
+    fn a_verb_counts_the_noun_of_its_doing_nearly_as_itself() {
+        // Written for this test: the stemmer keeps "qualify" (qualifi) and "qualification"
+        // (qualif) apart; WordNet derives one from the other.
+        let ready = crate::text::wordnet::wordnet().is_some_and(|w| !w.derived("qualify").is_empty());
+        if !ready {
+            eprintln!("SKIPPED: needs WordNet's derived.tsv in the data directory");
+            return;
+        }
+        let a = analyze("How do we qualify a lead for the pilot?", now(), &lexicon());
+        let qualify = a
+            .concepts
+            .iter()
+            .find(|c| c.alternatives[0].0 == ["qualifi"])
+            .expect("a concept for qualify");
+        assert!(
+            qualify
+                .alternatives
+                .iter()
+                .any(|(t, w)| *t == ["qualif"] && *w == DERIVED_WEIGHT),
+            "{:?}",
+            qualify.alternatives
+        );
+        assert!(
+            a.expansions.contains(&"qualification".to_string()),
+            "{:?}",
+            a.expansions
+        );
+        // A name is not read as a word of the language.
+        let plain = analyze("Who looks after the shipment tracker?", now(), &lexicon());
+        assert!(plain.expansions.iter().any(|e| e == "ship"), "{:?}", plain.expansions);
+        let named = analyze("Who looks after the Shipment Tracker?", now(), &lexicon());
+        assert!(!named.expansions.iter().any(|e| e == "ship"), "{:?}", named.expansions);
     }
 
     #[test]
