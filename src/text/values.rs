@@ -336,6 +336,41 @@ pub fn extract(text: &str) -> Vec<Value> {
 pub fn terms(text: &str) -> Vec<String> {
     let values = extract(text);
     let mut out: Vec<String> = values.iter().map(Value::term).collect();
+    // A period within one month writes its month once: "Dec 30–31", 「12月30日〜31日」. Its
+    // last day is a bare number (or a count of days, to the reader of 「31日」).
+    for pair in values.windows(2) {
+        let (a, b) = (&pair[0], &pair[1]);
+        let last_day = match b.kind {
+            ValueKind::Number => b.canonical.parse::<u32>().ok(),
+            ValueKind::Duration if text[b.start..b.end].ends_with('日') => {
+                b.canonical.strip_suffix(" day").and_then(|n| n.parse::<u32>().ok())
+            }
+            _ => None,
+        };
+        let (Some(last), ValueKind::Date) = (last_day, a.kind) else {
+            continue;
+        };
+        let Some((month, first)) = a.canonical.split_once('-') else {
+            continue;
+        };
+        let Ok(first) = first.parse::<u32>() else {
+            continue;
+        };
+        if last <= first || last > 31 || !text.get(a.end..b.start).is_some_and(|gap| RANGE_JOIN.is_match(gap)) {
+            continue;
+        }
+        for day in first + 1..=last {
+            out.push(
+                Value {
+                    kind: ValueKind::Date,
+                    canonical: format!("{month}-{day:02}"),
+                    start: a.start,
+                    end: b.end,
+                }
+                .term(),
+            );
+        }
+    }
     let dates: Vec<&Value> = values.iter().filter(|v| v.kind == ValueKind::Date).collect();
     for pair in dates.windows(2) {
         let (a, b) = (pair[0], pair[1]);
@@ -459,6 +494,17 @@ mod tests {
         // Two dates that are no period, or a period longer than two months, add no days.
         assert!(!terms("Kickoff Dec 1, review Dec 20.").contains(&day("12", "10")));
         assert!(!terms("from March 1 to September 30").contains(&day("06", "01")));
+        // A period within one month, its month written once.
+        for (t, inside, after) in [
+            ("Dec 30–31: Yuki", day("12", "31"), day("01", "01")),
+            ("March 3-5 offsite", day("03", "04"), day("03", "06")),
+            ("12月30日〜31日は休み", day("12", "31"), day("01", "01")),
+        ] {
+            let found = terms(t);
+            assert!(found.contains(&inside) && !found.contains(&after), "{t}: {found:?}");
+        }
+        // A number after a date that is no day of its month adds nothing.
+        assert!(!terms("Dec 3 - 40 attendees").iter().any(|x| x.contains("12-04")));
     }
 
     fn one_number(t: &str) -> Value {

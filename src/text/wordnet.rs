@@ -14,6 +14,9 @@
 //! `wordnet/derived.tsv` (optional: installs before its format 4 lack it) pairs a verb with the
 //! nouns of its doing that WordNet derives from it ("decide" and "decision"), which the stemmer
 //! does not bring together.
+//!
+//! `wordnet/names.tsv` (optional: installs before its format 5 lack it) lists the words WordNet
+//! writes only capitalised ("Yamamoto", "David"; not "smith"): names, not English words.
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -46,6 +49,8 @@ pub struct WordNet {
     /// `derived.tsv`, when installed: per verb the nouns of its doing WordNet derives from it,
     /// and per such noun its verbs.
     derived: FxHashMap<String, Vec<String>>,
+    /// `names.tsv`, when installed: the words WordNet writes only capitalised (lower case).
+    names: rustc_hash::FxHashSet<String>,
 }
 
 /// WordNet's noun hierarchy (`nouns.tsv`).
@@ -119,6 +124,23 @@ pub fn load(dir: &Path) -> Result<WordNet, String> {
         match read {
             Ok(d) => wordnet.derived = d,
             Err(e) => tracing::warn!("WordNet's derived nouns are unusable, and none is searched: {e}"),
+        }
+    }
+    let path = dir.join("names.tsv");
+    if path.exists() {
+        match crate::util::fs::read_regular(&path, 4 << 20) {
+            Ok(text) => {
+                wordnet.names = text
+                    .lines()
+                    .map(str::trim)
+                    .filter(|l| !l.is_empty())
+                    .map(str::to_string)
+                    .collect()
+            }
+            Err(e) => tracing::warn!(
+                "WordNet's names are unusable, and none is read: {}: {e}",
+                path.display()
+            ),
         }
     }
     Ok(wordnet)
@@ -216,6 +238,7 @@ fn parse(text: &str) -> Result<WordNet, usize> {
         nouns_file: None,
         nouns: std::sync::OnceLock::new(),
         derived: FxHashMap::default(),
+        names: Default::default(),
     })
 }
 
@@ -310,6 +333,21 @@ impl WordNet {
     /// Whether WordNet has the word (as written or by a base form).
     pub fn knows(&self, word: &str) -> bool {
         !self.lemmas(word).is_empty()
+    }
+
+    /// Whether WordNet writes the word (lower case, as written) only capitalised: a name
+    /// ("yamamoto", "david"), not an English word ("smith"). False without `names.tsv`.
+    pub fn only_a_name(&self, word: &str) -> bool {
+        self.names.contains(word)
+    }
+
+    /// Whether the word (lower case) is an English word WordNet has, as written or as a plural
+    /// or a verb's form, and not only as a name (`only_a_name`). No "-er" is taken off: "becker"
+    /// is no form of "beck".
+    pub fn english_word(&self, word: &str) -> bool {
+        forms(word, false)
+            .iter()
+            .any(|f| self.words.contains_key(f) && !self.names.contains(f))
     }
 
     /// Which of `classes` (noun lemmas as `nouns.tsv` writes them: "point_in_time", "person")
