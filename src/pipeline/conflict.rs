@@ -323,7 +323,11 @@ pub fn people(clusters: &[Cluster], texts: bool) -> Vec<String> {
             .filter(|c| c.rep().hit.kind != EvidenceKind::Tool)
             .take(NAMES_READ)
         {
-            for name in text::names::latin_names(&c.rep().hit.text) {
+            let text = &c.rep().hit.text;
+            for name in text::names::latin_names(text)
+                .into_iter()
+                .chain(text::names::japanese_names(text))
+            {
                 // A name the sources know already, or a part of one ("Tom" of "Tom Becker").
                 if !out.iter().any(|n| n.contains(&name) || name.contains(n.as_str())) {
                     out.push(name);

@@ -34,6 +34,8 @@ pub struct Analyser {
     /// Per left connection id, whether it is a proper noun's (名詞,固有名詞: a place, a person,
     /// an organisation).
     proper: Vec<bool>,
+    /// Per left connection id, which part of a person's name it is (名詞,固有名詞,人名).
+    name_parts: Vec<NamePart>,
 }
 
 /// How messages name the dictionary.
@@ -104,21 +106,25 @@ pub fn with_bigrams<R>(f: impl FnOnce() -> R) -> R {
 /// compiled from the sources first when it is missing, older than `lex.csv` or unreadable.
 /// Returns the analyser and whether the dictionary was compiled now.
 pub fn load(dir: &Path) -> Result<(Analyser, bool), LoadError> {
-    let (classes, proper) = read_classes(&dir.join("left-id.def"))?.into_iter().unzip();
+    let read = read_classes(&dir.join("left-id.def"))?;
+    let classes = read.iter().map(|r| r.0).collect();
+    let proper = read.iter().map(|r| r.1).collect();
+    let name_parts = read.iter().map(|r| r.2).collect();
     let (tokenizer, compiled) = load_tokenizer(dir)?;
     Ok((
         Analyser {
             tokenizer,
             classes,
             proper,
+            name_parts,
         },
         compiled,
     ))
 }
 
-/// Each left connection id's word class and whether it is a proper noun's, from IPADIC's
-/// `left-id.def` ("id pos,sub,...").
-fn read_classes(path: &Path) -> Result<Vec<(Class, bool)>, LoadError> {
+/// Each left connection id's word class, whether it is a proper noun's and which part of a
+/// person's name it is, from IPADIC's `left-id.def` ("id pos,sub,sub2,sub3,...").
+fn read_classes(path: &Path) -> Result<Vec<(Class, bool, NamePart)>, LoadError> {
     let text = std::fs::read_to_string(path).map_err(|source| LoadError::Io {
         path: path.to_path_buf(),
         source,
@@ -141,7 +147,13 @@ fn read_classes(path: &Path) -> Result<Vec<(Class, bool)>, LoadError> {
         }
         let mut f = feature.split(',');
         let (pos, sub) = (f.next().unwrap_or(""), f.next().unwrap_or(""));
-        classes.push((class_of(pos, sub), pos == "名詞" && sub == "固有名詞"));
+        let proper = pos == "名詞" && sub == "固有名詞";
+        let part = match (proper, f.next(), f.next()) {
+            (true, Some("人名"), Some("姓")) => NamePart::Surname,
+            (true, Some("人名"), Some("名")) => NamePart::Given,
+            _ => NamePart::None,
+        };
+        classes.push((class_of(pos, sub), proper, part));
     }
     if classes.is_empty() {
         return Err(LoadError::Format {
@@ -271,8 +283,21 @@ pub struct Morpheme {
     pub class: Class,
     /// A proper noun (名詞,固有名詞): a place, a person, an organisation.
     pub proper: bool,
+    /// Which part of a person's name it is, if any (名詞,固有名詞,人名,姓 / 名).
+    pub name_part: NamePart,
     /// The dictionary (base) form for inflecting words, else the surface.
     pub base: String,
+}
+
+/// A part of a person's name, as IPADIC tags it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum NamePart {
+    #[default]
+    None,
+    /// A family name (人名,姓: 山本).
+    Surname,
+    /// A given name (人名,名: 由紀).
+    Given,
 }
 
 /// What a morpheme is, for deciding what becomes a search term.
@@ -336,6 +361,7 @@ pub fn analyse(text: &str) -> Option<Vec<Morpheme>> {
                 end: range.end,
                 class,
                 proper: analyser.proper.get(id).copied().unwrap_or(false),
+                name_part: analyser.name_parts.get(id).copied().unwrap_or_default(),
                 base: if base == "*" || base.is_empty() {
                     t.surface()
                 } else {

@@ -93,6 +93,51 @@ pub fn latin_names(text: &str) -> Vec<String> {
     out
 }
 
+/// Honorifics written after a family name alone (山本さん): the name of someone.
+const HONORIFICS: &[&str] = &["さん", "様", "さま", "氏", "くん", "君", "先生"];
+
+/// The people's names a Japanese text writes, each once, in the order they first occur: a
+/// family name and the given name after it (渡辺健二, 山本 由紀: written "渡辺 健二"), or a
+/// family name alone before an honorific (山本さん: "山本"), as IPADIC tags them (人名). Without
+/// the dictionary nothing is read.
+pub fn japanese_names(text: &str) -> Vec<String> {
+    // Kana or kanji: the dictionary has nothing else to tag.
+    if !text
+        .chars()
+        .any(|c| matches!(c, '\u{3040}'..='\u{30ff}' | '\u{4e00}'..='\u{9fff}'))
+    {
+        return Vec::new();
+    }
+    let Some(morphemes) = crate::text::morph::analyse(text) else {
+        return Vec::new();
+    };
+    use crate::text::morph::NamePart;
+    let mut out: Vec<String> = Vec::new();
+    for (i, m) in morphemes.iter().enumerate() {
+        if m.name_part != NamePart::Surname {
+            continue;
+        }
+        let surname = &text[m.start..m.end];
+        let next = morphemes.get(i + 1);
+        // The given name follows directly or after one space.
+        let name = match next {
+            Some(g) if g.name_part == NamePart::Given && text[m.end..g.start].trim().is_empty() => {
+                format!("{surname} {}", &text[g.start..g.end])
+            }
+            Some(h) if text[m.end..h.start].is_empty() && HONORIFICS.contains(&&text[h.start..h.end]) => {
+                surname.to_string()
+            }
+            // 「山本さん」 may be read as one morpheme after the name: an honorific begins it.
+            Some(h) if HONORIFICS.iter().any(|x| text[h.start..h.end].starts_with(x)) => surname.to_string(),
+            _ => continue,
+        };
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,5 +179,18 @@ mod tests {
         // A run longer than a name is a title; one word is no name.
         assert!(latin_names("The Quarterly Business Review Kickoff Agenda").is_empty());
         assert!(latin_names("Thanks Kim!").is_empty());
+    }
+
+    #[test]
+    fn japanese_names_are_read_as_the_dictionary_tags_them() {
+        if crate::text::morph::analyse("山本").is_none() {
+            eprintln!("SKIPPED: no IPADIC in the data directory");
+            return;
+        }
+        // Written for this test.
+        assert_eq!(japanese_names("月曜の当番は渡辺健二です。"), ["渡辺 健二"]);
+        assert_eq!(japanese_names("詳しくは山本さんに聞いてください。"), ["山本"]);
+        assert!(japanese_names("東京の新しいオフィスに移ります。").is_empty());
+        assert!(latin_names("no Japanese here").is_empty());
     }
 }
