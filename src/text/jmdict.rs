@@ -115,10 +115,61 @@ impl Dictionary {
         choose(found)
     }
 
+    /// Japanese translations of an English word the question uses as a verb ("what do I
+    /// attach"): the noun JMdict glosses first by the verb's "-ing" form, when that is its
+    /// surest choice (添付, "attaching": the noun a Japanese text writes for the act, with する),
+    /// then the word's translations as `to_japanese` chooses them (アタッチ; a loanword noun
+    /// such as ロック is how Japanese text often writes the act too).
+    pub fn verb_to_japanese(&self, word: &str) -> Vec<Translation> {
+        let mut found = self.to_japanese(word);
+        if let Some((score, noun)) = gerunds(&key(word))
+            .iter()
+            .filter_map(|g| self.en.get(g).into_iter().next())
+            .find(|(score, _)| *score >= GERUND_MIN)
+        {
+            found.retain(|t| t.text != noun);
+            found.insert(
+                0,
+                Translation {
+                    text: noun.to_string(),
+                    weight: BEST_WEIGHT * score,
+                },
+            );
+            found.truncate(MAX_TRANSLATIONS);
+        }
+        found
+    }
+
     /// Written forms and glosses in the two tables.
     pub fn entries(&self) -> (usize, usize) {
         (self.ja.len(), self.en.len())
     }
+}
+
+/// A gloss by a verb's "-ing" form names a noun for the act only when it is the entry's surest
+/// choice (first sense, first gloss, a common word: 添付 "attaching", 適用 "applying"); weaker
+/// ones are stray senses ("canceling": お倉).
+const GERUND_MIN: f64 = 0.9;
+
+/// The "-ing" forms an English verb may have: "attach" -> "attaching", "approve" ->
+/// "approving", "submit" -> "submitting" (a doubled last consonant).
+fn gerunds(verb: &str) -> Vec<String> {
+    if verb.contains(' ') || verb.len() < 3 || !verb.bytes().all(|b| b.is_ascii_lowercase()) {
+        return Vec::new();
+    }
+    let mut out = vec![format!("{verb}ing")];
+    if let Some(stem) = verb.strip_suffix('e')
+        && !verb.ends_with("ee")
+    {
+        out.push(format!("{stem}ing"));
+    }
+    let b = verb.as_bytes();
+    let vowel = |c: u8| b"aeiou".contains(&c);
+    let n = b.len();
+    if !vowel(b[n - 1]) && !b"wxy".contains(&b[n - 1]) && vowel(b[n - 2]) && !vowel(b[n - 3]) {
+        out.push(format!("{verb}{}ing", b[n - 1] as char));
+    }
+    out
 }
 
 /// An English plural's singular ("rates" -> "rate", "policies" -> "policy"), if it is one.
@@ -168,6 +219,34 @@ workaround\t0.600:回避策\n";
             ja: Table::new(JA.into()).expect("a valid sample"),
             en: Table::new(EN.into()).expect("a valid sample"),
         }
+    }
+
+    #[test]
+    fn a_verb_is_read_first_as_the_noun_for_its_act() {
+        // Sample lines in the table's format, written for this test.
+        let en = "attaching\t1.000:添付\n\
+canceling\t0.375:お倉\n\
+to attach\t1.000:付ける\t1.000:つける\n\
+to cancel\t1.000:取り消す\n";
+        let d = Dictionary {
+            ja: Table::new(JA.into()).expect("a valid sample"),
+            en: Table::new(en.into()).expect("a valid sample"),
+        };
+        let texts = |w: &str| -> Vec<String> { d.verb_to_japanese(w).into_iter().map(|t| t.text).collect() };
+        assert_eq!(texts("attach"), ["添付", "付ける", "つける"]);
+        assert_eq!(
+            texts("cancel"),
+            ["取り消す"],
+            "a stray sense of the -ing form is no noun for the act"
+        );
+        assert_eq!(
+            d.to_japanese("attach")[0].text,
+            "付ける",
+            "a word not used as a verb is read as before"
+        );
+        assert_eq!(gerunds("approve"), ["approveing", "approving"]);
+        assert_eq!(gerunds("submit"), ["submiting", "submitting"]);
+        assert_eq!(gerunds("see"), ["seeing"]);
     }
 
     #[test]

@@ -181,6 +181,18 @@ fn names_a_thing(word: &str, question: &str) -> bool {
     seen
 }
 
+/// Whether the question uses an English word as a verb: directly after a subject pronoun,
+/// "to", an auxiliary or a modal ("what do I attach", "who can approve").
+fn used_as_verb(word: &str, question: &str) -> bool {
+    let words: Vec<&str> = question
+        .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
+        .filter(|w| !w.is_empty())
+        .collect();
+    words
+        .windows(2)
+        .any(|p| p[1].eq_ignore_ascii_case(word) && BEFORE_A_VERB.iter().any(|b| p[0].eq_ignore_ascii_case(b)))
+}
+
 /// Whether a keyword of the question is a name: a Japanese proper noun (IPADIC's 固有名詞:
 /// 福岡, 韓国), or an English word the question writes with a capital after its first word
 /// (Osaka, Pro), unless it capitalises most of its words (a title, or shouting). Without IPADIC
@@ -239,7 +251,11 @@ fn translations(
         } else if text::is_japanese(w) {
             d.to_english(w)
         } else if w.bytes().any(|b| b.is_ascii_alphabetic()) {
-            d.to_japanese(w)
+            if used_as_verb(w, normalized) {
+                d.verb_to_japanese(w)
+            } else {
+                d.to_japanese(w)
+            }
         } else {
             Vec::new()
         }
