@@ -104,6 +104,11 @@ impl Dictionary {
     pub fn to_japanese(&self, phrase: &str) -> Vec<Translation> {
         let k = key(phrase);
         let mut found = self.en.get(&k);
+        // A compound written with a hyphen that the dictionary writes with a space
+        // ("per-person": "per person" 1人あたり).
+        if found.is_empty() && k.contains('-') {
+            return self.to_japanese(&k.replace('-', " "));
+        }
         if found.is_empty()
             && let Some(s) = singular(&k)
         {
@@ -243,6 +248,11 @@ to cancel\t1.000:取り消す\n";
             d.to_japanese("attach")[0].text,
             "付ける",
             "a word not used as a verb is read as before"
+        );
+        assert_eq!(
+            dict().to_japanese("mass-production")[0].text,
+            "量産",
+            "a hyphen for the space"
         );
         assert_eq!(gerunds("approve"), ["approveing", "approving"]);
         assert_eq!(gerunds("submit"), ["submiting", "submitting"]);
