@@ -226,7 +226,7 @@ const ITEM_CHARS: usize = 160;
 
 /// Whether a line is an item of a list: a bullet ("- ", "* ", "• ", "・") or a numbered line
 /// ("1. ", "2) ", "(3) ", "①").
-fn list_item(line: &str) -> bool {
+pub(crate) fn list_item(line: &str) -> bool {
     let t = line.trim_start();
     if ["- ", "* ", "+ ", "• ", "・", "- [ ] ", "- [x] "]
         .iter()

@@ -277,6 +277,26 @@ fn absent_version(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight]) -> 
     })
 }
 
+/// The concept of the plural noun a list question names its items by ("steps" of "what are the
+/// steps when …", `Typed::items`), when `e`'s text lists two items or more.
+fn list_noun(analysis: &Analysis, e: &crate::pipeline::rank::Evidence) -> Option<usize> {
+    let noun = analysis.answer_type.as_ref()?.items.as_deref()?;
+    let mut stems: Vec<String> = Vec::new();
+    crate::text::for_each_token(noun, |t, _, _| stems.push(t.to_string()));
+    let at = analysis.concepts.iter().position(|c| {
+        c.alternatives
+            .first()
+            .is_some_and(|(alt, _)| alt.len() == 1 && stems.contains(&alt[0]))
+    })?;
+    let items = e
+        .hit
+        .text
+        .lines()
+        .filter(|l| crate::pipeline::conflict::list_item(l))
+        .count();
+    (items >= 2).then_some(at)
+}
+
 /// The signals for `clusters[0]` (clusters in rank order) and the outcome they give.
 /// `semantic`: whether ranking measured the semantic factor (the encoder is installed and the
 /// policy weighs it); `asked_found`: whether the best evidence states what the question asks
@@ -301,11 +321,15 @@ pub fn assess(
     let known_total: f64 = weights.iter().filter(|w| w.in_pool).map(|w| w.weight).sum();
     // What is missing is what names something: an everyday word no source has is the asker's
     // phrasing ("what did we land on"), as the answer's "partly" note reads it.
+    // So is the noun that names the items a list question asks for ("what are the steps"),
+    // when the best evidence lists items: the list is the answer's shape, whatever it calls it.
+    let items = list_noun(analysis, rep);
     let phrasing: f64 = weights
         .iter()
         .zip(&analysis.concepts)
-        .filter(|(w, c)| !w.in_pool && c.everyday())
-        .map(|(w, _)| w.weight)
+        .enumerate()
+        .filter(|(i, (w, c))| !w.in_pool && (c.everyday() || items == Some(*i)))
+        .map(|(_, (w, _))| w.weight)
         .sum();
     let missing = if total - phrasing > 0.0 {
         1.0 - known_total / (total - phrasing)
@@ -346,13 +370,19 @@ pub fn assess(
     // The words no source has: the ones that name something, and the everyday ones (the
     // asker's phrasing, which an answer need not say it lacks).
     let (mut absent, mut absent_everyday) = (Vec::new(), Vec::new());
-    for (_, c) in weights.iter().zip(&analysis.concepts).filter(|(w, _)| !w.in_pool) {
+    for (i, (_, c)) in weights
+        .iter()
+        .zip(&analysis.concepts)
+        .enumerate()
+        .filter(|(_, (w, _))| !w.in_pool)
+    {
         let Some((alt, _)) = c.alternatives.first() else {
             continue;
         };
         // An everyday word no source has is the asker's phrasing rather than a subject the
-        // sources lack (`Concept::everyday`): it is named as missing only when it is not.
-        let list = if c.everyday() {
+        // sources lack (`Concept::everyday`): it is named as missing only when it is not; so is
+        // the noun a list question names its items by, beside a list.
+        let list = if c.everyday() || items == Some(i) {
             &mut absent_everyday
         } else {
             &mut absent
@@ -447,10 +477,18 @@ mod tests {
 
     /// The verdict on `hits` for `q`, ranked and clustered as `compose` does.
     fn verdict(q: &str, texts: &[&str]) -> Verdict {
+        verdict_typed(q, texts, false)
+    }
+
+    /// `verdict`, with the question's answer type read (`typed`) as the pipeline reads it.
+    fn verdict_typed(q: &str, texts: &[&str], typed: bool) -> Verdict {
         let p = Policies::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies"), &[]).unwrap();
         let now = "2026-11-20T09:00:00Z".parse().unwrap();
         let mut a = crate::pipeline::query::analyze(q, now, &p.lexicon);
         a.question = q.to_string();
+        if typed {
+            a.answer_type = crate::pipeline::query::answer_type(&crate::text::normalize(q), false, false);
+        }
         let kinds: HashMap<String, String> = [("slack".to_string(), "slack".to_string())].into();
         let cx = RankContext {
             analysis: &a,
@@ -509,6 +547,24 @@ mod tests {
         assert_eq!(v.outcome, Outcome::NotFound, "{v:?}");
         assert!(v.missing > 0.5, "{v:?}");
         assert!(v.absent.iter().any(|w| w == "submarine"), "{v:?}");
+    }
+
+    #[test]
+    fn the_noun_a_list_question_names_its_items_by_is_not_missing_beside_a_list() {
+        // Written for this test: the drill's list never says "steps".
+        let listed =
+            "Warehouse fire drill\n1. Stop the forklifts.\n2. Walk to the car park.\n3. Report to the marshal.";
+        let prose = "The warehouse fire drill is on Friday morning after the delivery.";
+        let other = "The canteen menu changes on Monday.";
+        let q = "What are the steps of the warehouse fire drill?";
+        let with_list = verdict_typed(q, &[listed, other], true);
+        assert!(!with_list.absent.iter().any(|w| w == "steps"), "{with_list:?}");
+        assert!(with_list.missing < 0.01, "{with_list:?}");
+        // Beside prose, or when the question is not read for its answer type, it is missing.
+        let without = verdict_typed(q, &[prose, other], true);
+        assert!(without.absent.iter().any(|w| w == "steps"), "{without:?}");
+        let untyped = verdict_typed(q, &[listed, other], false);
+        assert!(untyped.missing > with_list.missing, "{untyped:?}");
     }
 
     #[test]

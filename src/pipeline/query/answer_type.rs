@@ -81,6 +81,11 @@ pub struct Typed {
     #[serde(skip)]
     #[schemars(skip)]
     pub value: Option<ValueKind>,
+    /// The plural noun that names the items a list question asks for ("steps", "criteria"):
+    /// the shape of the answer, which evidence that lists them need not write.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub items: Option<String>,
 }
 
 fn typed(kind: AnswerType, because: impl Into<String>) -> Option<Typed> {
@@ -88,6 +93,7 @@ fn typed(kind: AnswerType, because: impl Into<String>) -> Option<Typed> {
         kind,
         because: because.into(),
         value: None,
+        items: None,
     })
 }
 
@@ -114,6 +120,7 @@ fn value_noun(wh: &str, head: &str) -> Option<Typed> {
         kind,
         because: format!("\u{201c}{wh} … {head}\u{201d} (WordNet: a {})", class.replace('_', " ")),
         value: Some(value),
+        items: None,
     })
 }
 
@@ -427,7 +434,10 @@ fn english(q: &str) -> Option<Typed> {
                 } else {
                     format!("plural \u{201c}{head}\u{201d}")
                 };
-                return typed(AnswerType::List, why);
+                return typed(AnswerType::List, why).map(|t| Typed {
+                    items: (!lists && !head.is_empty()).then(|| head.to_string()),
+                    ..t
+                });
             }
             // "What is the deadline for …", "which fee …": the noun names the value asked for.
             if let Some(t) = value_noun(wh, head) {
@@ -555,6 +565,7 @@ fn japanese_value_noun(phrase: &str) -> Option<Typed> {
                     class.replace('_', " ")
                 ),
                 value: Some(value),
+                items: None,
             });
         }
     }
