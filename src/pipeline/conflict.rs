@@ -380,6 +380,9 @@ struct Key {
     standing: bool,
     /// ... states the value asked for,
     has_value: bool,
+    /// ... states a duration in the unit the question asks for ("within 15 minutes" for
+    /// 「何分以内」, over "within 5 business days"),
+    same_unit: bool,
     /// ... bounds a quantity the way the question does ("Above 20%: CFO" over "Up to 20%:
     /// sales lead" for "who approves discounts above 20%"),
     same_bound: bool,
@@ -512,6 +515,12 @@ pub fn choose_among(
             !stated.is_empty() && stated.iter().all(|v| withdrawn_values.contains(v))
         }
     };
+    let unit = analysis.answer_type.as_ref().and_then(|t| t.unit);
+    let in_unit = |sent: &str, unit: &str| {
+        values::extract(sent)
+            .iter()
+            .any(|v| v.kind == ValueKind::Duration && v.canonical.split_once(' ').is_some_and(|(_, u)| u == unit))
+    };
     // The question's concepts that are values it names ("Jan 1", "25%").
     let value_concepts: Vec<usize> = analysis
         .concepts
@@ -550,6 +559,7 @@ pub fn choose_among(
             listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
             standing: !withdrawn(sent) && !restates_withdrawn(sent),
             has_value,
+            same_unit: has_value && unit.is_some_and(|u| in_unit(sent, u)),
             same_bound: covered > 0 && analysis.bound.is_some() && values::bound(sent) == analysis.bound,
             own_value: if value_concepts.is_empty() {
                 0
@@ -1205,6 +1215,30 @@ mod tests {
         if crate::text::wordnet::wordnet().is_some() {
             assert_eq!(people(&clusters, true), ["Priya Raman", "Ole Halvorsen", "Mei Takeda"]);
         }
+    }
+
+    #[test]
+    fn of_durations_the_one_in_the_unit_asked_for_wins() {
+        // Written for this test: two durations for the same thing, in two units.
+        let doc = "# Kiln notes\n\nCooling after a firing takes 2 hours in winter.\n\
+                   Cooling after a firing takes 90 minutes in summer.\n";
+        let e = page("00000000000000000000000000000010", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        for (q, expected) in [
+            ("How many minutes does cooling after a firing take?", "90 minutes"),
+            ("How many hours does cooling after a firing take?", "2 hours"),
+        ] {
+            let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
+            a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+            let chosen = choose_sentence(&e, &a, &lexicon, Some(ValueKind::Duration));
+            assert!(chosen.sentence.contains(expected), "{q}: {:?}", chosen.candidates);
+        }
+        let unit =
+            |q: &str| crate::pipeline::query::answer_type(&text::normalize(q), false, false).and_then(|t| t.unit);
+        assert_eq!(unit("冷却は何分かかりますか？"), Some("minute"));
+        assert_eq!(unit("保管は何日間ですか？"), Some("day"));
+        assert_eq!(unit("How long does cooling take?"), None, "no unit asked");
     }
 
     #[test]

@@ -217,6 +217,22 @@ fn num(s: &str) -> String {
     }
 }
 
+/// The unit a word names as `Value::canonical` writes a duration's ("minutes" and 分: "minute",
+/// 日間: "day"), or `None` for a word that names no unit of a duration.
+pub fn duration_unit(word: &str) -> Option<&'static str> {
+    let w = word.to_lowercase();
+    let known = w.starts_with("min")
+        || w.starts_with("hour")
+        || w.starts_with("hr")
+        || w.starts_with("day")
+        || w.starts_with("week")
+        || w.starts_with("month")
+        || w.starts_with("year")
+        || w.starts_with("business day")
+        || ["分", "時間", "日", "日間", "週間", "か月", "ヶ月", "カ月", "年", "年間"].contains(&w.as_str());
+    known.then(|| unit(&w))
+}
+
 fn unit(u: &str) -> &'static str {
     let u = u.to_lowercase();
     if u.starts_with("business") {

@@ -86,6 +86,11 @@ pub struct Typed {
     #[serde(skip)]
     #[schemars(skip)]
     pub items: Option<String>,
+    /// The unit a duration is asked in ("how many minutes", 「何分」: "minute", as
+    /// `values::duration_unit` writes it).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub unit: Option<&'static str>,
 }
 
 fn typed(kind: AnswerType, because: impl Into<String>) -> Option<Typed> {
@@ -94,6 +99,7 @@ fn typed(kind: AnswerType, because: impl Into<String>) -> Option<Typed> {
         because: because.into(),
         value: None,
         items: None,
+        unit: None,
     })
 }
 
@@ -121,6 +127,7 @@ fn value_noun(wh: &str, head: &str) -> Option<Typed> {
         because: format!("\u{201c}{wh} … {head}\u{201d} (WordNet: a {})", class.replace('_', " ")),
         value: Some(value),
         items: None,
+        unit: None,
     })
 }
 
@@ -353,7 +360,10 @@ fn english(q: &str) -> Option<Typed> {
             "much" | "many" => {
                 let unit = words.get(at + 2).map_or("", String::as_str);
                 if TIME_UNITS.contains(&unit) {
-                    typed(AnswerType::Duration, quote(&format!("how {next} {unit}")))
+                    typed(AnswerType::Duration, quote(&format!("how {next} {unit}"))).map(|t| Typed {
+                        unit: crate::text::values::duration_unit(unit),
+                        ..t
+                    })
                 } else if next == "much" {
                     typed(AnswerType::Amount, quote("how much"))
                 } else {
@@ -566,6 +576,7 @@ fn japanese_value_noun(phrase: &str) -> Option<Typed> {
                 ),
                 value: Some(value),
                 items: None,
+                unit: None,
             });
         }
     }
@@ -580,7 +591,10 @@ fn japanese(q: &str) -> Option<Typed> {
         let after = &q[i + '何'.len_utf8()..];
         let after = after.trim_start();
         if let Some((counter, kind)) = JA_COUNTERS.iter().find(|(c, _)| after.starts_with(c)) {
-            return typed(*kind, quote(&format!("何{counter}")));
+            let unit = (*kind == AnswerType::Duration)
+                .then(|| crate::text::values::duration_unit(counter.trim_end_matches("ごと").trim_end_matches("以内")))
+                .flatten();
+            return typed(*kind, quote(&format!("何{counter}"))).map(|t| Typed { unit, ..t });
         }
     }
     let first = JA_WH
