@@ -1239,6 +1239,13 @@ mod tests {
         assert_eq!(unit("冷却は何分かかりますか？"), Some("minute"));
         assert_eq!(unit("保管は何日間ですか？"), Some("day"));
         assert_eq!(unit("How long does cooling take?"), None, "no unit asked");
+        // 何日 after a period ("a week") asks how many days, not which day.
+        let kind = |q: &str| crate::pipeline::query::answer_type(&text::normalize(q), false, false).map(|t| t.kind);
+        assert_eq!(unit("在宅勤務は週に何日までですか？"), Some("day"));
+        assert_eq!(
+            kind("荷物は何日に届きますか？"),
+            Some(crate::pipeline::query::AnswerType::Date)
+        );
     }
 
     #[test]

@@ -591,6 +591,15 @@ fn japanese(q: &str) -> Option<Typed> {
         let after = &q[i + '何'.len_utf8()..];
         let after = after.trim_start();
         if let Some((counter, kind)) = JA_COUNTERS.iter().find(|(c, _)| after.starts_with(c)) {
+            // "How many days a week" (週に何日, 月に何日): a number of days in each period, not a date.
+            let per_period = ["週に", "月に", "年に", "週", "毎週", "毎月"]
+                .iter()
+                .any(|p| q[..i].trim_end().ends_with(p));
+            let kind = if per_period && *counter == "日" {
+                &AnswerType::Duration
+            } else {
+                kind
+            };
             let unit = (*kind == AnswerType::Duration)
                 .then(|| crate::text::values::duration_unit(counter.trim_end_matches("ごと").trim_end_matches("以内")))
                 .flatten();
