@@ -162,12 +162,13 @@ fn gerunds(verb: &str) -> Vec<String> {
     if verb.contains(' ') || verb.len() < 3 || !verb.bytes().all(|b| b.is_ascii_lowercase()) {
         return Vec::new();
     }
-    let mut out = vec![format!("{verb}ing")];
+    // A silent "e" goes ("approve": "approving"), a doubled one stays ("agree": "agreeing").
     if let Some(stem) = verb.strip_suffix('e')
         && !verb.ends_with("ee")
     {
-        out.push(format!("{stem}ing"));
+        return vec![format!("{stem}ing")];
     }
+    let mut out = vec![format!("{verb}ing")];
     let b = verb.as_bytes();
     let vowel = |c: u8| b"aeiou".contains(&c);
     let n = b.len();
@@ -254,7 +255,8 @@ to cancel\t1.000:取り消す\n";
             "量産",
             "a hyphen for the space"
         );
-        assert_eq!(gerunds("approve"), ["approveing", "approving"]);
+        assert_eq!(gerunds("approve"), ["approving"]);
+        assert_eq!(gerunds("agree"), ["agreeing"]);
         assert_eq!(gerunds("submit"), ["submiting", "submitting"]);
         assert_eq!(gerunds("see"), ["seeing"]);
     }
