@@ -299,6 +299,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             &input,
             &clusters,
             &claims,
+            &people,
             lead,
             disagreement.as_ref(),
             &reports,
@@ -754,21 +755,21 @@ fn names_someone(c: &Cluster, claim: &conflict::Claim, people: &[String]) -> boo
         || conflict::named_person(&claim.statement, people).is_some_and(|who| h.author.as_deref() != Some(who))
 }
 
+#[allow(clippy::too_many_arguments)]
 fn write_answer(
     input: &ComposeInput,
     clusters: &[Cluster],
     claims: &[conflict::Claim],
+    people: &[String],
     lead_idx: usize,
     d: Option<&Disagreement>,
     reports: &[SourceReport],
     verdict: &Verdict,
 ) -> (String, usize, usize) {
     let mut out = String::new();
-    // The pool's people again (`claims` read them too): cheap beside ranking.
-    let people = conflict::people(clusters, asks_for_person(input.analysis));
     out.push_str(&format!(
         "{} [{}]\n",
-        lead_for(input, &clusters[lead_idx], &claims[lead_idx], &people),
+        lead_for(input, &clusters[lead_idx], &claims[lead_idx], people),
         lead_idx + 1
     ));
     let top = clusters[0].score();
@@ -871,7 +872,7 @@ fn write_answer(
     for i in &support {
         out.push_str(&format!(
             "\n- {} [{}]",
-            lead_for(input, &clusters[*i], &claims[*i], &people),
+            lead_for(input, &clusters[*i], &claims[*i], people),
             i + 1
         ));
     }

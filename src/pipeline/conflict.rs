@@ -526,12 +526,7 @@ pub fn choose_among(
         .concepts
         .iter()
         .enumerate()
-        .filter(|(_, c)| {
-            c.alternatives
-                .iter()
-                .flat_map(|(words, _)| words)
-                .any(|w| w.starts_with(values::VALUE_TERM_MARK))
-        })
+        .filter(|(_, c)| c.is_value())
         .map(|(i, _)| i)
         .collect();
     for (i, (sent, level, at)) in sents.iter().enumerate() {
@@ -1186,6 +1181,13 @@ mod tests {
         assert_eq!(a.bound, Some(true), "read once, with the question");
     }
 
+    /// The question's analysis with its answer type read, as the pipeline reads them.
+    fn typed_analysis(q: &str, lexicon: &Lexicon) -> Analysis {
+        let mut a = crate::pipeline::query::analyze(q, "2026-11-20T09:00:00Z".parse().unwrap(), lexicon);
+        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        a
+    }
+
     #[test]
     fn the_row_that_states_the_asked_date_wins_over_rows_its_heading_covers() {
         // Written for this test: a rota whose heading's period holds every row's date.
@@ -1193,7 +1195,6 @@ mod tests {
                    | Aug 10–12 | Priya Raman |\n| Aug 13 | Ole Halvorsen |\n| Aug 14–16 | Mei Takeda |\n";
         let e = page("0000000000000000000000000000000f", doc);
         let lexicon = Lexicon::default();
-        let now = "2026-11-20T09:00:00Z".parse().unwrap();
         let known = [
             "Priya Raman".to_string(),
             "Ole Halvorsen".to_string(),
@@ -1203,8 +1204,7 @@ mod tests {
             ("Who is on call on Aug 13?", "Aug 13"),
             ("Who is on call on Aug 11?", "Aug 10–12"),
         ] {
-            let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
-            a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+            let a = typed_analysis(q, &lexicon);
             let chosen = choose_among(&e, &a, &lexicon, None, &known);
             assert!(chosen.sentence.starts_with(expected), "{q}: {:?}", chosen.candidates);
         }
@@ -1224,13 +1224,11 @@ mod tests {
                    Cooling after a firing takes 90 minutes in summer.\n";
         let e = page("00000000000000000000000000000010", doc);
         let lexicon = Lexicon::default();
-        let now = "2026-11-20T09:00:00Z".parse().unwrap();
         for (q, expected) in [
             ("How many minutes does cooling after a firing take?", "90 minutes"),
             ("How many hours does cooling after a firing take?", "2 hours"),
         ] {
-            let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
-            a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+            let a = typed_analysis(q, &lexicon);
             let chosen = choose_sentence(&e, &a, &lexicon, Some(ValueKind::Duration));
             assert!(chosen.sentence.contains(expected), "{q}: {:?}", chosen.candidates);
         }

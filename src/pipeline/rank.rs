@@ -1650,11 +1650,7 @@ fn token_set(text_: &str, values: bool) -> FxHashSet<String> {
 
 /// Whether the question states a value that ranking matches in any spelling.
 fn states_value(analysis: &Analysis) -> bool {
-    analysis
-        .concepts
-        .iter()
-        .flat_map(|c| &c.alternatives)
-        .any(|(alt, _)| alt.iter().any(|t| t.starts_with(text::values::VALUE_TERM_MARK)))
+    analysis.concepts.iter().any(crate::pipeline::query::Concept::is_value)
 }
 
 /// How many of the question's concepts `text` covers (for choosing answer sentences).

@@ -124,10 +124,7 @@ pub fn japanese_names(text: &str) -> Vec<String> {
             Some(g) if g.name_part == NamePart::Given && text[m.end..g.start].trim().is_empty() => {
                 format!("{surname} {}", &text[g.start..g.end])
             }
-            Some(h) if text[m.end..h.start].is_empty() && HONORIFICS.contains(&&text[h.start..h.end]) => {
-                surname.to_string()
-            }
-            // 「山本さん」 may be read as one morpheme after the name: an honorific begins it.
+            // An honorific, or a morpheme an honorific begins (「山本さん」 may be read so).
             Some(h) if HONORIFICS.iter().any(|x| text[h.start..h.end].starts_with(x)) => surname.to_string(),
             _ => continue,
         };

@@ -134,6 +134,14 @@ impl Concept {
     pub fn everyday(&self) -> bool {
         self.specificity < EVERYDAY_BELOW
     }
+
+    /// Whether the concept is a value the question states ("Jan 1", "25%"): one of its
+    /// alternatives is a value term (`text::values::VALUE_TERM_MARK`).
+    pub fn is_value(&self) -> bool {
+        self.alternatives
+            .iter()
+            .any(|(alt, _)| alt.iter().any(|t| t.starts_with(text::values::VALUE_TERM_MARK)))
+    }
 }
 
 /// Words after which an English word is a verb: a subject pronoun, "to", an auxiliary or a
@@ -161,16 +169,12 @@ fn names_a_thing(word: &str, question: &str) -> bool {
                 .and_then(|d| d.first_word_gloss(word))
                 .is_some_and(|g| wordnet.concrete_noun(&g));
     }
-    let words: Vec<String> = question
-        .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
-        .filter(|w| !w.is_empty())
-        .map(str::to_lowercase)
-        .collect();
+    let words = question_words(question);
     let mut seen = false;
     for (i, w) in words.iter().enumerate() {
         if w.eq_ignore_ascii_case(word) {
             seen = true;
-            if i > 0 && BEFORE_A_VERB.contains(&words[i - 1].as_str()) {
+            if after_a_verb_cue(&words, i) {
                 return false;
             }
             if !wordnet.concrete_noun(w) {
@@ -181,16 +185,25 @@ fn names_a_thing(word: &str, question: &str) -> bool {
     seen
 }
 
-/// Whether the question uses an English word as a verb: directly after a subject pronoun,
-/// "to", an auxiliary or a modal ("what do I attach", "who can approve").
-fn used_as_verb(word: &str, question: &str) -> bool {
-    let words: Vec<&str> = question
+/// The question's words, lower case (letters, digits and apostrophes).
+fn question_words(question: &str) -> Vec<String> {
+    question
         .split(|ch: char| !(ch.is_alphanumeric() || ch == '\''))
         .filter(|w| !w.is_empty())
-        .collect();
-    words
-        .windows(2)
-        .any(|p| p[1].eq_ignore_ascii_case(word) && BEFORE_A_VERB.iter().any(|b| p[0].eq_ignore_ascii_case(b)))
+        .map(str::to_lowercase)
+        .collect()
+}
+
+/// Whether the word at `i` of `words` (`question_words`) follows a subject pronoun, "to", an
+/// auxiliary or a modal (`BEFORE_A_VERB`): the question uses it as a verb.
+fn after_a_verb_cue(words: &[String], i: usize) -> bool {
+    i > 0 && BEFORE_A_VERB.contains(&words[i - 1].as_str())
+}
+
+/// Whether the question uses an English word as a verb ("what do I attach", "who can approve").
+fn used_as_verb(word: &str, question: &str) -> bool {
+    let words = question_words(question);
+    (0..words.len()).any(|i| words[i].eq_ignore_ascii_case(word) && after_a_verb_cue(&words, i))
 }
 
 /// Whether a keyword of the question is a name: a Japanese proper noun (IPADIC's 固有名詞:
