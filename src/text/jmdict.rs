@@ -1,7 +1,7 @@
 //! English <-> Japanese translation of a question's words from JMdict (the Electronic
-//! Dictionary Research and Development Group's dictionary, CC BY-SA 4.0), as the two sorted
-//! tables `jmdict/ja.tsv` and `jmdict/en.tsv` that `scripts/install-language-data` builds in the
-//! data directory (their format and scores: `scripts/language_data.py`).
+//! Dictionary Research and Development Group's dictionary, CC BY-SA 4.0), as the sorted tables
+//! `jmdict/ja.tsv`, `jmdict/en.tsv` and `jmdict/acts.tsv` that `scripts/install-language-data`
+//! builds in the data directory (their format and scores: `scripts/language_data.py`).
 //!
 //! Loading reads the files and notes where each line starts; a word is found by binary search,
 //! so nothing is built at start-up. Translations are chosen, not listed: the table's score says
@@ -33,6 +33,8 @@ const RELATIVE_FLOOR: f64 = 0.65;
 pub struct Dictionary {
     ja: Table,
     en: Table,
+    /// The nouns taking する that JMdict glosses by an English "-ing" form (添付 "attaching").
+    acts: Table,
 }
 
 /// A translation of a word, with how sure the choice is (at most `BEST_WEIGHT`).
@@ -51,7 +53,7 @@ static NAMES: crate::util::data::Names = crate::util::data::Names {
 };
 
 static STATE: LazyLock<(Option<Dictionary>, Status)> = LazyLock::new(|| {
-    crate::util::data::load_resource(&NAMES, "jmdict", &["ja.tsv", "en.tsv"], load, |d| {
+    crate::util::data::load_resource(&NAMES, "jmdict", &["ja.tsv", "en.tsv", "acts.tsv"], load, |d| {
         let (forms, glosses) = d.entries();
         format!("{forms} Japanese forms, {glosses} English glosses")
     })
@@ -72,7 +74,7 @@ fn key(word: &str) -> String {
     word.to_lowercase().split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
-/// Reads both tables in `dir`. A malformed line is an error naming it: a damaged file is
+/// Reads the tables in `dir`. A malformed line is an error naming it: a damaged file is
 /// reported, not half used.
 pub fn load(dir: &Path) -> Result<Dictionary, String> {
     let table = |name: &str| {
@@ -83,6 +85,7 @@ pub fn load(dir: &Path) -> Result<Dictionary, String> {
     Ok(Dictionary {
         ja: table("ja.tsv")?,
         en: table("en.tsv")?,
+        acts: table("acts.tsv")?,
     })
 }
 
@@ -109,10 +112,23 @@ impl Dictionary {
         if found.is_empty() && k.contains('-') {
             return self.to_japanese(&k.replace('-', " "));
         }
-        if found.is_empty()
-            && let Some(s) = singular(&k)
-        {
-            found = self.en.get(&s);
+        // A plural is looked up as its singular too: where the singular's entry is the surer
+        // choice, the plural's own (often a rarer word's gloss: "workers" 勤務者) does not
+        // shadow it ("worker" ワーカー); a plural with a meaning of its own ("glasses" 眼鏡) is as
+        // sure as its singular and keeps its own. (A verb's "-ed" form is not looked up by its
+        // stem: "closed" is お休み中, and "close" is 密接.)
+        if let Some(s) = singular(&k) {
+            let one = self.en.get(&s);
+            let (own, theirs) = (found.first().map_or(0.0, |c| c.0), one.first().map_or(0.0, |c| c.0));
+            if theirs > own {
+                for c in one {
+                    match found.iter_mut().find(|f| f.1 == c.1) {
+                        Some(f) => f.0 = f.0.max(c.0),
+                        None => found.push(c),
+                    }
+                }
+                found.sort_by(|a, b| b.0.total_cmp(&a.0));
+            }
         }
         if found.is_empty() {
             found = self.en.get(&format!("to {k}"));
@@ -121,15 +137,16 @@ impl Dictionary {
     }
 
     /// Japanese translations of an English word the question uses as a verb ("what do I
-    /// attach"): the noun JMdict glosses first by the verb's "-ing" form, when that is its
-    /// surest choice (添付, "attaching": the noun a Japanese text writes for the act, with する),
+    /// attach"): the noun taking する that JMdict glosses first by the verb's "-ing" form, when
+    /// that is its surest choice (添付, "attaching": the noun a Japanese text writes for the act;
+    /// not an adjective, 清々しい "refreshing"),
     /// then the word's translations as `to_japanese` chooses them (アタッチ; a loanword noun
     /// such as ロック is how Japanese text often writes the act too).
     pub fn verb_to_japanese(&self, word: &str) -> Vec<Translation> {
         let mut found = self.to_japanese(word);
         if let Some((score, noun)) = gerunds(&key(word))
             .iter()
-            .filter_map(|g| self.en.get(g).into_iter().next())
+            .filter_map(|g| self.acts.get(g).into_iter().next())
             .find(|(score, _)| *score >= GERUND_MIN)
         {
             found.retain(|t| t.text != noun);
@@ -221,9 +238,15 @@ to migrate\t1.000:移行する\n\
 workaround\t0.600:回避策\n";
 
     fn dict() -> Dictionary {
+        with_tables(EN, "")
+    }
+
+    /// The sample Japanese table with these English and act tables.
+    fn with_tables(en: &str, acts: &str) -> Dictionary {
         Dictionary {
             ja: Table::new(JA.into()).expect("a valid sample"),
-            en: Table::new(EN.into()).expect("a valid sample"),
+            en: Table::new(en.into()).expect("a valid sample"),
+            acts: Table::new(acts.into()).expect("a valid sample"),
         }
     }
 
@@ -232,18 +255,24 @@ workaround\t0.600:回避策\n";
         // Sample lines in the table's format, written for this test.
         let en = "attaching\t1.000:添付\n\
 canceling\t0.375:お倉\n\
+refresh\t1.000:リフレッシュ\n\
+refreshing\t1.000:清々しい\n\
 to attach\t1.000:付ける\t1.000:つける\n\
 to cancel\t1.000:取り消す\n";
-        let d = Dictionary {
-            ja: Table::new(JA.into()).expect("a valid sample"),
-            en: Table::new(en.into()).expect("a valid sample"),
-        };
+        let acts = "attaching\t1.000:添付\n\
+canceling\t0.375:お倉\n";
+        let d = with_tables(en, acts);
         let texts = |w: &str| -> Vec<String> { d.verb_to_japanese(w).into_iter().map(|t| t.text).collect() };
         assert_eq!(texts("attach"), ["添付", "付ける", "つける"]);
         assert_eq!(
             texts("cancel"),
             ["取り消す"],
             "a stray sense of the -ing form is no noun for the act"
+        );
+        assert_eq!(
+            texts("refresh"),
+            ["リフレッシュ"],
+            "an adjective glossed by the -ing form is no noun for the act"
         );
         assert_eq!(
             d.to_japanese("attach")[0].text,
@@ -280,6 +309,18 @@ to cancel\t1.000:取り消す\n";
         assert_eq!(mass[0].text, "量産", "{mass:?}");
         assert!(mass[1].weight < mass[0].weight);
         assert_eq!(d.to_japanese("rates")[0].text, "率");
+        let en = "glass\t1.000:ガラス\n\
+glasses\t1.000:眼鏡\n\
+worker\t1.000:ワーカー\t0.833:労働者\n\
+workers\t0.600:勤務者\n";
+        let d2 = with_tables(en, "");
+        let texts = |w: &str| -> Vec<String> { d2.to_japanese(w).into_iter().map(|t| t.text).collect() };
+        assert_eq!(texts("workers"), ["ワーカー", "労働者"], "the singular's surer entry");
+        assert_eq!(
+            texts("glasses"),
+            ["眼鏡"],
+            "a plural as sure as its singular keeps its own"
+        );
         assert_eq!(
             d.to_japanese("migrate")[0].text,
             "移行する",
@@ -291,11 +332,7 @@ to cancel\t1.000:取り消す\n";
     #[test]
     fn an_uncommon_word_is_no_translation_where_a_common_one_exists() {
         let en = "hotel\t1.000:ホテル\t0.600:テルホ\n";
-        let d = Dictionary {
-            ja: Table::new(JA.into()).expect("a valid sample"),
-            en: Table::new(en.into()).expect("a valid sample"),
-        };
-        let got = d.to_japanese("hotel");
+        let got = with_tables(en, "").to_japanese("hotel");
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!(got[0].text, "ホテル");
     }
