@@ -370,7 +370,10 @@ fn english(q: &str) -> Option<Typed> {
                     typed(AnswerType::Count, quote("how many"))
                 }
             }
-            "long" | "often" | "soon" | "frequently" => typed(AnswerType::Duration, quote(&format!("how {next}"))),
+            // "How quickly must we acknowledge": the time it may take, a period.
+            "long" | "often" | "soon" | "frequently" | "quickly" | "promptly" => {
+                typed(AnswerType::Duration, quote(&format!("how {next}")))
+            }
             _ if AUXILIARIES.contains(&next) => {
                 // "How do I …", "how should we …" ask a way; "how is …", "how did … go" a state.
                 let subject = words.get(at + 2).map_or("", String::as_str);
@@ -815,6 +818,7 @@ mod tests {
             ("Is the engineer who wrote the parser still here?", YesNo),
             ("Can you tell me who approved the refund?", Person),
             ("How long is the warranty on the kilns?", Duration),
+            ("How quickly must a refund be paid?", Duration),
             ("How many days of leave carry over?", Duration),
             ("How many kilns do we own?", Count),
             ("How much did the new glaze cost?", Amount),

@@ -319,6 +319,72 @@ fn translations(
             }
         }
     }
+    // A phrasal verb whose particle is a stop word, so no keyword ("sign off", "roll out",
+    // "set up"): the verb means what the entry for the pair says ("sign" is no 兆候 there).
+    if lang == Lang::En {
+        let said = normalized.to_lowercase();
+        for k in 0..words.len() {
+            if in_pair[k] || !words[k].bytes().all(|b| b.is_ascii_alphabetic()) {
+                continue;
+            }
+            for p in PARTICLES.iter().filter(|p| text::is_stop_word(p)) {
+                let joined = format!("{} {p}", words[k].to_lowercase());
+                if text::find_phrase(&said, &joined).is_none() {
+                    continue;
+                }
+                let pair = d.to_japanese(&joined);
+                if !pair.is_empty() {
+                    out[k].1 = pair.clone();
+                    out.push((joined, pair));
+                    break;
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The adverbial particles that make a phrasal verb with the verb before them ("shut down",
+/// "sign off", "roll out"): a closed class of English.
+const PARTICLES: &[&str] = &[
+    "up", "down", "off", "out", "in", "on", "over", "back", "away", "through",
+];
+
+/// The words of the question with each phrasal verb that the dictionary has as an entry of its
+/// own ("shut down", "sign off": `translations` gives it the pair's meaning) written as one: a
+/// verb and its particle are one concept, as they are one word in the other language, so that
+/// evidence with the pair but not the question's subject ("Jenkins is shut down", asked "when
+/// will MySQL be shut down?") does not cover two concepts of three.
+fn dictionary_pairs(
+    words: &[String],
+    translated: &[(String, Vec<crate::text::jmdict::Translation>)],
+    normalized: &str,
+) -> Vec<String> {
+    let said = normalized.to_lowercase();
+    let mut out: Vec<String> = Vec::with_capacity(words.len());
+    let mut i = 0;
+    while i < words.len() {
+        if let Some(next) = words.get(i + 1) {
+            let pair = format!("{} {}", words[i], next);
+            if words[i].is_ascii()
+                && PARTICLES.contains(&next.to_lowercase().as_str())
+                && said.contains(&pair.to_lowercase())
+                && translated.iter().any(|(k, list)| *k == pair && !list.is_empty())
+            {
+                out.push(pair);
+                i += 2;
+                continue;
+            }
+        }
+        // A phrasal verb whose particle is a stop word ("sign off"): its verb is written as the
+        // pair, whose translations it has.
+        let lower = words[i].to_lowercase();
+        let phrasal = PARTICLES.iter().map(|p| format!("{lower} {p}")).find(|pair| {
+            text::find_phrase(&said, pair).is_some() && translated.iter().any(|(k, list)| k == pair && !list.is_empty())
+        });
+        out.push(phrasal.unwrap_or_else(|| words[i].clone()));
+        i += 1;
+    }
     out
 }
 
@@ -368,8 +434,9 @@ fn abbreviations(question: &str) -> Vec<String> {
 fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<crate::text::jmdict::Translation>)>) {
     let words = split_compounds(&a.keywords, lexicon);
     let translated = translations(&words, a.lang, &abbreviations(&a.question), &a.normalized);
+    let units = dictionary_pairs(&words, &translated, &a.normalized);
     let mut groups: Vec<Vec<String>> = Vec::new();
-    let concepts = words
+    let concepts = units
         .iter()
         .chain(&a.phrases)
         .filter_map(|w| {
@@ -377,7 +444,13 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
             if toks.is_empty() {
                 return None;
             }
-            let syns = expand(std::slice::from_ref(w), &a.normalized, lexicon);
+            // A phrasal verb whose particle is a stop word is the lexicon's by its verb alone:
+            // without the particle "sign off" would read as "sign-in".
+            let lexicon_word = match w.split_once(' ') {
+                Some((verb, particle)) if text::is_stop_word(particle) => verb.to_string(),
+                _ => w.clone(),
+            };
+            let syns = expand(std::slice::from_ref(&lexicon_word), &a.normalized, lexicon);
             // Two words of one lexicon group ("年末年始の休業") are one concept, not two that any
             // member of the group would cover at once.
             let mut group: Vec<String> = syns
@@ -420,16 +493,23 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                 }
             }
             // A name is never the asker's phrasing, however often the language uses it; nor
-            // is a thing named by a noun ("dogs", "coffee").
-            let specificity = if is_name(w, &a.question) {
-                1.0
-            } else {
-                let s = text::wordfreq::specificity(w).unwrap_or(1.0);
-                if s < EVERYDAY_BELOW && names_a_thing(w, &a.question) {
-                    EVERYDAY_BELOW
+            // is a thing named by a noun ("dogs", "coffee"). A phrasal verb is as specific as
+            // its verb.
+            let of_word = |w: &str| {
+                if is_name(w, &a.question) {
+                    1.0
                 } else {
-                    s
+                    let s = text::wordfreq::specificity(w).unwrap_or(1.0);
+                    if s < EVERYDAY_BELOW && names_a_thing(w, &a.question) {
+                        EVERYDAY_BELOW
+                    } else {
+                        s
+                    }
                 }
+            };
+            let specificity = match w.split_once(' ').filter(|_| !words.contains(w)) {
+                Some((verb, _)) => of_word(verb),
+                None => of_word(w),
             };
             Some(Concept {
                 alternatives: alts,
@@ -1055,8 +1135,12 @@ mod tests {
         assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
         assert!(a.before.is_none());
         assert_eq!(a.keywords, ["pricing", "changes"]);
-        let a = analyze("Q3の売上", now(), &lx);
+        let a = analyze("Q3に出た障害", now(), &lx);
         assert_eq!((a.after.unwrap().month(), a.before.unwrap().month()), (7, 10));
+        // A quarter that names what is asked about is a word, not a window.
+        let a = analyze("Q3の売上", now(), &lx);
+        assert!(a.after.is_none() && a.before.is_none());
+        assert!(a.keywords.iter().any(|k| k == "q3"), "{:?}", a.keywords);
         let a = analyze("10月以降の障害", now(), &lx);
         assert_eq!(a.after.unwrap().to_rfc3339(), "2026-10-01T00:00:00+00:00");
         assert_eq!(a.keywords, ["障害"]);
@@ -1304,6 +1388,53 @@ mod tests {
     }
 
     #[test]
+    fn a_pair_the_dictionary_has_is_one_concept() {
+        // Written for this test: the pair's translation as `translations` gives it.
+        let tr = |w: &str, t: &[&str]| {
+            let list = t
+                .iter()
+                .map(|x| crate::text::jmdict::Translation {
+                    text: x.to_string(),
+                    weight: 0.5,
+                })
+                .collect();
+            (w.to_string(), list)
+        };
+        let words: Vec<String> = ["mysql", "shut", "down"].map(String::from).to_vec();
+        let translated = vec![
+            tr("mysql", &[]),
+            tr("shut", &["潰す"]),
+            tr("down", &["潰す"]),
+            tr("shut down", &["潰す"]),
+        ];
+        assert_eq!(
+            dictionary_pairs(&words, &translated, "when will mysql be shut down?"),
+            ["mysql", "shut down"]
+        );
+        assert_eq!(
+            dictionary_pairs(&words, &translated, "when will mysql shut its doors down?"),
+            ["mysql", "shut", "down"],
+            "words apart in the question are two"
+        );
+        assert_eq!(
+            dictionary_pairs(&words, &translated[..3], "when will mysql be shut down?"),
+            ["mysql", "shut", "down"],
+            "a pair the dictionary lacks is two words"
+        );
+        // A particle that is a stop word is no keyword: the verb is written as the pair.
+        let words: Vec<String> = ["sign", "discount"].map(String::from).to_vec();
+        let translated = vec![
+            tr("sign", &["サインオフ"]),
+            tr("discount", &["割引"]),
+            tr("sign off", &["サインオフ"]),
+        ];
+        assert_eq!(
+            dictionary_pairs(&words, &translated, "who has to sign off on a discount?"),
+            ["sign off", "discount"]
+        );
+    }
+
+    #[test]
     fn a_noun_that_names_a_thing_is_never_everyday() {
         // Written for this test. "car" and "water" are everyday English, but as nouns of things
         // they are what the question asks about; "park" after "I" is a verb, and stays everyday.
@@ -1321,7 +1452,7 @@ mod tests {
                 .map(Concept::everyday)
         };
         assert_eq!(
-            everyday("Is there a charger for an electric car in the garage?", "car"),
+            everyday("Is there a charger for my car in the garage?", "car"),
             Some(false)
         );
         assert_eq!(

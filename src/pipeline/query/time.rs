@@ -114,14 +114,21 @@ pub(super) fn find_time(q: &str, now: DateTime<Utc>) -> Option<(TimeHit, (usize,
             return Some((hit, range));
         }
     }
-    // "in q3", "q3", "第3四半期"
+    // "in q3", "during q3", 「第3四半期に」: a quarter after a preposition of time (a
+    // postposition in Japanese) says when. A quarter that names what a thing is about ("the Q3
+    // results", 「第3四半期の売上」) is no window: what reports on a quarter is written after it
+    // ("Q3 results: closed $1.2M", posted in October), and says "Q3", which stays a keyword.
     static QUARTER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?:(?-u:\b)(?:in |during )?q([1-4])(?-u:\b)|第([1-4])四半期)").expect("valid regex")
+        regex::Regex::new(
+            r"(?:(?-u:\b)(?:in|during) (?:the )?q([1-4])(?-u:\b)|(?:第([1-4])四半期|(?-u:\b)q([1-4]))(?:に|中|の間))",
+        )
+        .expect("valid regex")
     });
     if let Some(c) = QUARTER.captures(q) {
         let n: u32 = c
             .get(1)
             .or_else(|| c.get(2))
+            .or_else(|| c.get(3))
             .and_then(|m| m.as_str().parse().ok())
             .unwrap_or(1);
         let start_month = (n - 1) * 3 + 1;
@@ -184,4 +191,31 @@ pub(super) fn prev_month_start(month_start: DateTime<Utc>) -> DateTime<Utc> {
         (d.year(), d.month() - 1)
     };
     day_start(NaiveDate::from_ymd_opt(y, m, 1).unwrap_or_default())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_quarter_is_a_window_only_after_a_word_of_time() {
+        // Written for this test.
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let (hit, _) = find_time("what did sales close in q3", now).expect("a window");
+        assert_eq!(hit.label, "Q3");
+        assert_eq!(
+            hit.after.map(|t| t.to_rfc3339()),
+            Some("2026-07-01T00:00:00+00:00".into())
+        );
+        assert_eq!(
+            hit.before.map(|t| t.to_rfc3339()),
+            Some("2026-10-01T00:00:00+00:00".into())
+        );
+        assert!(find_time("what happened during the q2 freeze", now).is_some());
+        assert!(find_time("第3四半期に決まったことは", now).is_some());
+        assert!(find_time("q3中に出た障害", now).is_some());
+        // The quarter names what is asked about: reports on it come after it.
+        assert!(find_time("how much new arr did the q3 results show", now).is_none());
+        assert!(find_time("第3四半期の売上は", now).is_none());
+    }
 }
