@@ -268,6 +268,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     } else {
         None
     };
+    let subjects = (input.analysis.intent.intent == Intent::Decision).then(|| same_subject(&clusters, input.analysis));
     let (lead, lead_reason) = lead_index(
         &clusters,
         &claims,
@@ -275,7 +276,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         focus,
         asks_person.then_some(people.as_slice()),
         asks_status(input.analysis),
-        input.analysis.intent.intent == Intent::Decision,
+        subjects.as_deref(),
     );
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if verdict.coverage < ANSWER_COVERAGE && found {
@@ -527,6 +528,47 @@ const VALUE_LEAD_REACH: f64 = 0.8;
 /// in a role and the best does not: evidence that names nobody answers "who" only by its
 /// author, a guess, where an assignee or a named person is the answer itself.
 const PERSON_LEAD_REACH: f64 = 0.5;
+/// Per cluster, whether it speaks of what the best evidence does: it lacks no concept of the
+/// question that the best evidence's text (with its title) has, but for everyday and function
+/// words. A record of a decision that lacks the subject or a date the question names records
+/// another decision ("Pricing Policy: changed to $49, decided September 15" beside the October
+/// 20 committee's page, asked what that committee decided).
+fn same_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
+    // A value the question states counts by the value itself ("October 20" is not "October 1"
+    // and a discount "above 20%").
+    let covers = |c: &Cluster| {
+        let rep = c.rep();
+        let text = format!("{} {}", rep.hit.title, rep.hit.text);
+        let values = crate::text::values::terms(&text);
+        rank::which_concepts(&text, analysis)
+            .into_iter()
+            .zip(&analysis.concepts)
+            .map(|(has, k)| {
+                if k.is_value() {
+                    k.alternatives
+                        .iter()
+                        .any(|(alt, _)| alt.iter().any(|t| values.contains(t)))
+                } else {
+                    has
+                }
+            })
+            .collect::<Vec<bool>>()
+    };
+    let Some(best) = clusters.first().map(covers) else {
+        return Vec::new();
+    };
+    clusters
+        .iter()
+        .map(|c| {
+            covers(c)
+                .iter()
+                .zip(&best)
+                .zip(&analysis.concepts)
+                .all(|((has, best_has), k)| *has || !*best_has || k.everyday() || k.function_word)
+        })
+        .collect()
+}
+
 /// Evidence within this share of the best score may lead a decision question when its statement
 /// records the decision ("Final decision: …", 「…に決定しました」) and the best evidence's does
 /// not: a page that restates a decision is second-hand beside the record of it, as a message
@@ -550,9 +592,11 @@ const WITHDRAWING_LEAD_REACH: f64 = 0.6;
 /// evidence says none of the states the pool's tasks are in (`speaks_of_state`) or the task is
 /// as recent as it (a task edited before a statement of state was written is the older word).
 ///
-/// A question for a decision (`decision`) is answered by the record of it: evidence whose
-/// statement reads as a conclusion, within `DECISION_LEAD_REACH` (on the newest side of a
-/// disagreement, when there is one), where the best evidence's statement does not.
+/// A question for a decision (`decision`: per cluster, whether it speaks of what the best
+/// evidence does, `same_subject`) is answered by the record of it: evidence whose statement
+/// reads as a conclusion, within `DECISION_LEAD_REACH` (on the newest side of a disagreement,
+/// when there is one), where the best evidence's statement does not; outside a disagreement,
+/// only a record of the same subject.
 fn lead_index(
     clusters: &[Cluster],
     claims: &[conflict::Claim],
@@ -560,7 +604,7 @@ fn lead_index(
     focus: Option<crate::text::values::ValueKind>,
     people: Option<&[String]>,
     status: bool,
-    decision: bool,
+    decision: Option<&[bool]>,
 ) -> (usize, String) {
     let best = || (0, "the best evidence".to_string());
     let Some(top) = clusters.first().map(Cluster::score) else {
@@ -626,7 +670,7 @@ fn lead_index(
                 .map(|i| (s, i))
         })
     }) {
-        if decision && !records(i) {
+        if decision.is_some() && !records(i) {
             let record = side.clusters.iter().copied().find(|&j| {
                 clusters[j].score() >= top * DECISION_LEAD_REACH
                     && clusters[j].rep().coverage >= ANSWER_COVERAGE
@@ -647,9 +691,9 @@ fn lead_index(
             "the sources disagree: the newest position whose evidence scores within 85% of the best".into(),
         );
     }
-    if decision
+    if let Some(same_subject) = decision
         && !records(0)
-        && let Some(i) = nearest_that(&records, DECISION_LEAD_REACH)
+        && let Some(i) = nearest_that(&|i| records(i) && same_subject[i], DECISION_LEAD_REACH)
     {
         return (
             i,
@@ -1581,6 +1625,33 @@ mod tests {
     }
 
     #[test]
+    fn a_record_of_another_decision_does_not_lead() {
+        // Written for this test: the best evidence is the studio committee's page of March 4;
+        // the record of a decision beside it is of another day and says nothing of a committee.
+        let page = notion(
+            "0000000000000000000000000000000d",
+            EvidenceKind::Wiki,
+            "Studio committee March 4",
+            "2026-03-04T09:00:00Z",
+            "Studio committee, March 4. Kiln firing fee: 12 euros per shelf from April. Glaze orders go through Ana.",
+        );
+        let other = notion(
+            "0000000000000000000000000000000c",
+            EvidenceKind::Wiki,
+            "Studio fees",
+            "2026-02-10T09:00:00Z",
+            "Studio fees. The kiln firing fee changed to 10 euros on March 1 (decided February 4).",
+        );
+        let r = answer_as(
+            "What did the studio committee decide on March 4 about the kiln firing fee?",
+            Intent::Decision,
+            vec![outcome("notion", vec![page, other])],
+        );
+        assert!(!r.lead_reason.contains("records the decision"), "{}", r.lead_reason);
+        assert!(r.answer.contains("12 euros"), "{}", r.answer);
+    }
+
+    #[test]
     fn a_value_lead_covers_the_question_as_well_as_the_best_evidence() {
         use crate::pipeline::rank::Evidence;
         use crate::text::values::ValueKind;
@@ -1614,7 +1685,7 @@ mod tests {
                 .map(|c| claim(&c.rep().hit.text, ValueKind::Duration))
                 .collect();
             assert!(claims[0].value.is_none() && claims[1].value.is_some(), "{claims:?}");
-            lead_index(&clusters, &claims, None, Some(ValueKind::Duration), None, false, false).0
+            lead_index(&clusters, &claims, None, Some(ValueKind::Duration), None, false, None).0
         };
         // Evidence in the other language is covered only through translations: the page that
         // states the time covers as much as the best evidence, and leads.
@@ -1683,7 +1754,7 @@ mod tests {
                 Some(ValueKind::Money),
                 None,
                 false,
-                false,
+                None,
             )
         };
         let (lead, why) = lead_when(vec![thirty]);
