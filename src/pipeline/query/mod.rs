@@ -902,6 +902,32 @@ fn read(
             }
         }
     }
+    // A Japanese word's English translation counts by its WordNet derivations too: 解決 is
+    // "resolution", and English text says the issue was "resolved" (a noun of doing that
+    // Japanese writes with する is a verb in English as often as not). Each translation's,
+    // weighed as the translation times `DERIVED_WEIGHT`, searched too.
+    if let Some(wn) = text::wordnet::wordnet().filter(|_| a.lang == Lang::Ja) {
+        let mut found: Vec<(Vec<String>, Vec<String>, f64)> = Vec::new();
+        for (word, list) in a.translations.iter().filter(|(w, _)| text::is_japanese(w)) {
+            for t in list.iter().filter(|t| t.text.bytes().all(|b| b.is_ascii_alphabetic())) {
+                for d in wn.derived(&t.text.to_lowercase()) {
+                    found.push((text::terms(word), vec![d.to_string()], t.weight * DERIVED_WEIGHT));
+                }
+            }
+        }
+        for (head, words, weight) in found {
+            let toks = text::terms(&words[0]);
+            if let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == head)
+                && !toks.is_empty()
+                && !c.alternatives.iter().any(|(t, _)| *t == toks)
+            {
+                c.alternatives.push((toks, weight));
+                if a.expansions.len() < MAX_EXPANSIONS && !a.expansions.contains(&words[0]) {
+                    a.expansions.push(words[0].clone());
+                }
+            }
+        }
+    }
     // The sources search in both languages: the two surest translations of each word go to
     // them with the lexicon's expansions.
     for (_, list) in &a.translations {
@@ -1380,6 +1406,24 @@ mod tests {
             "{:?}",
             a.expansions
         );
+        // A Japanese word's English translation brings its derivations: 解決 is "resolution",
+        // and English text says "resolved".
+        if crate::text::jmdict::dictionary().is_some() && crate::text::morph::available() {
+            let a = analyze("障害はいつ解決しましたか", now(), &lexicon());
+            let solved = a
+                .concepts
+                .iter()
+                .find(|c| c.alternatives[0].0 == ["解決"])
+                .expect("a concept for 解決");
+            assert!(
+                solved
+                    .alternatives
+                    .iter()
+                    .any(|(t, w)| *t == ["resolv"] && *w < DERIVED_WEIGHT),
+                "{:?}",
+                solved.alternatives
+            );
+        }
         // A name is not read as a word of the language.
         let plain = analyze("Who looks after the shipment tracker?", now(), &lexicon());
         assert!(plain.expansions.iter().any(|e| e == "ship"), "{:?}", plain.expansions);
