@@ -54,9 +54,7 @@ pub fn latin_names(text: &str) -> Vec<String> {
             words = &words[1..];
         }
         // A longer run is a title.
-        let name = (2..=MAX_WORDS).contains(&words.len())
-            && !crate::text::is_stop_word(&words[0].to_lowercase())
-            && words.last().is_some_and(|last| !word(last));
+        let name = (2..=MAX_WORDS).contains(&words.len()) && words.last().is_some_and(|last| !word(last));
         if name {
             let joined = words.join(" ");
             if !out.contains(&joined) {
@@ -80,7 +78,9 @@ pub fn latin_names(text: &str) -> Vec<String> {
             Some(w) => (w, true),
             None => (word, false),
         };
-        if capitalised(word) {
+        // A function word is no part of a name, capitalised or not ("Summary From 06:31": a
+        // heading, then a sentence).
+        if capitalised(word) && !crate::text::is_stop_word(&word.to_lowercase()) {
             run.push(word);
         } else {
             flush(&mut run);
@@ -176,6 +176,8 @@ mod tests {
         // A run longer than a name is a title; one word is no name.
         assert!(latin_names("The Quarterly Business Review Kickoff Agenda").is_empty());
         assert!(latin_names("Thanks Kim!").is_empty());
+        // A function word is no part of a name: a heading, then a sentence.
+        assert!(latin_names("Summary From 06:31 to 07:22 UTC").is_empty());
     }
 
     #[test]
