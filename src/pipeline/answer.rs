@@ -269,13 +269,14 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         None
     };
     let subjects = (input.analysis.intent.intent == Intent::Decision).then(|| same_subject(&clusters, input.analysis));
+    let titles = asks_status(input.analysis).then(|| titled_by_subject(&clusters, input.analysis));
     let (lead, lead_reason) = lead_index(
         &clusters,
         &claims,
         disagreement.as_ref(),
         focus,
         asks_person.then_some(people.as_slice()),
-        asks_status(input.analysis),
+        titles.as_deref(),
         subjects.as_deref(),
     );
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
@@ -528,6 +529,20 @@ const VALUE_LEAD_REACH: f64 = 0.8;
 /// in a role and the best does not: evidence that names nobody answers "who" only by its
 /// author, a guess, where an assignee or a named person is the answer itself.
 const PERSON_LEAD_REACH: f64 = 0.5;
+/// Per cluster, whether its title names a specific concept of the question (not an everyday
+/// or a function word): a task whose title does is about the question's subject.
+fn titled_by_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
+    clusters
+        .iter()
+        .map(|c| {
+            rank::which_concepts(&c.rep().hit.title, analysis)
+                .iter()
+                .zip(&analysis.concepts)
+                .any(|(has, k)| *has && !k.everyday() && !k.function_word)
+        })
+        .collect()
+}
+
 /// Per cluster, whether it speaks of what the best evidence does: it lacks no concept of the
 /// question that the best evidence's text (with its title) has, but for everyday and function
 /// words. A record of a decision that lacks the subject or a date the question names records
@@ -587,7 +602,8 @@ const WITHDRAWING_LEAD_REACH: f64 = 0.6;
 /// does and answers the question as well. A disagreement of values does not pick its lead: no
 /// date or amount says who.
 ///
-/// A question for the state of something (`status`) is answered by a task's status: the best
+/// A question for the state of something (`status`: per cluster, whether its title names the
+/// question's subject, `titled_by_subject`) is answered by a task's status: the best
 /// when it has one, else the nearest within the value reach that has one, when the best
 /// evidence says none of the states the pool's tasks are in (`speaks_of_state`) or the task is
 /// as recent as it (a task edited before a statement of state was written is the older word).
@@ -603,7 +619,7 @@ fn lead_index(
     d: Option<&Disagreement>,
     focus: Option<crate::text::values::ValueKind>,
     people: Option<&[String]>,
-    status: bool,
+    status: Option<&[bool]>,
     decision: Option<&[bool]>,
 ) -> (usize, String) {
     let best = || (0, "the best evidence".to_string());
@@ -703,10 +719,15 @@ fn lead_index(
             ),
         );
     }
-    if status {
-        let stated =
-            |c: &Cluster| c.rep().hit.kind == EvidenceKind::Task && c.rep().hit.properties.contains_key("Status");
-        if !stated(&clusters[0]) {
+    if let Some(titled) = status {
+        // A task's status is the state of what its title names: it answers only where that is
+        // the question's subject ("Decommission MySQL", Not started, is no word on where the
+        // Postgres cutover stands, though its text mentions the cutover).
+        let stated = |i: usize| {
+            let c = &clusters[i];
+            c.rep().hit.kind == EvidenceKind::Task && c.rep().hit.properties.contains_key("Status") && titled[i]
+        };
+        if !stated(0) {
             // The best evidence speaks of a state when it says one of the states the pool's
             // tasks are in ("done", "in progress", "blocked"), in either language: a later word
             // on the state. Otherwise it mentions the work without saying where it stands
@@ -714,10 +735,8 @@ fn lead_index(
             // however old.
             let says_state = speaks_of_state(clusters, &claims[0]);
             let since = clusters[0].rep().hit.timestamp.filter(|_| says_state);
-            let recent = |i: usize| {
-                let c = &clusters[i];
-                stated(c) && since.is_none_or(|s| c.rep().hit.timestamp.is_some_and(|t| t >= s))
-            };
+            let recent =
+                |i: usize| stated(i) && since.is_none_or(|s| clusters[i].rep().hit.timestamp.is_some_and(|t| t >= s));
             if let Some(i) = nearest_that(&recent, VALUE_LEAD_REACH) {
                 let why = if says_state {
                     "it states the status (a task's) and is as recent as the best evidence, which does not"
@@ -1587,6 +1606,17 @@ mod tests {
         );
         assert!(!r.lead_reason.contains("states the status"), "{}", r.lead_reason);
         assert!(r.answer.starts_with("Kiln firmware alerts are done"), "{}", r.answer);
+        // A task whose title names something else is no word on the question's subject, though
+        // its text mentions it.
+        let mut elsewhere = task("2026-11-04T09:00:00Z");
+        elsewhere.title = "Replace the studio thermostat".into();
+        elsewhere.text = "Replace the thermostat once the kiln firmware alerts are fixed.".into();
+        let r = answer_as(
+            q,
+            Intent::Status,
+            vec![outcome("slack", talk()), outcome("notion", vec![elsewhere])],
+        );
+        assert!(!r.lead_reason.contains("states the status"), "{}", r.lead_reason);
     }
 
     #[test]
@@ -1685,7 +1715,7 @@ mod tests {
                 .map(|c| claim(&c.rep().hit.text, ValueKind::Duration))
                 .collect();
             assert!(claims[0].value.is_none() && claims[1].value.is_some(), "{claims:?}");
-            lead_index(&clusters, &claims, None, Some(ValueKind::Duration), None, false, None).0
+            lead_index(&clusters, &claims, None, Some(ValueKind::Duration), None, None, None).0
         };
         // Evidence in the other language is covered only through translations: the page that
         // states the time covers as much as the best evidence, and leads.
@@ -1753,7 +1783,7 @@ mod tests {
                 Some(&d(&claims)),
                 Some(ValueKind::Money),
                 None,
-                false,
+                None,
                 None,
             )
         };
