@@ -344,6 +344,13 @@ fn translations(
     out
 }
 
+/// English ordinals, first to tenth: each is also its number (`ORDINAL_WEIGHT`).
+const ORDINALS: &[&str] = &[
+    "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+];
+/// Weight of an ordinal's number against the ordinal ("second": "2"), as a derived word's.
+const ORDINAL_WEIGHT: f64 = DERIVED_WEIGHT;
+
 /// The adverbial particles that make a phrasal verb with the verb before them ("shut down",
 /// "sign off", "roll out"): a closed class of English.
 const PARTICLES: &[&str] = &[
@@ -479,6 +486,13 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                         EXPANSION_WEIGHT
                     };
                     alts.push((t, weight));
+                }
+            }
+            // An ordinal is also its number: "the second week" is "Week 2" in a page's heading.
+            if let Some(n) = ORDINALS.iter().position(|o| w.eq_ignore_ascii_case(o)) {
+                let number = vec![(n + 1).to_string()];
+                if !alts.iter().any(|(x, _)| *x == number) {
+                    alts.push((number, ORDINAL_WEIGHT));
                 }
             }
             // The dictionary's translations, where the lexicon (which a person wrote for their
@@ -1429,6 +1443,25 @@ mod tests {
         assert!(plain.expansions.iter().any(|e| e == "ship"), "{:?}", plain.expansions);
         let named = analyze("Who looks after the Shipment Tracker?", now(), &lexicon());
         assert!(!named.expansions.iter().any(|e| e == "ship"), "{:?}", named.expansions);
+    }
+
+    #[test]
+    fn an_ordinal_is_also_its_number() {
+        // Written for this test: "the third week" is "Week 3" in a heading.
+        let a = analyze("What happens in the third week of training?", now(), &lexicon());
+        let third = a
+            .concepts
+            .iter()
+            .find(|c| c.alternatives[0].0 == ["third"])
+            .expect("a concept for third");
+        assert!(
+            third
+                .alternatives
+                .iter()
+                .any(|(t, w)| *t == ["3"] && *w == ORDINAL_WEIGHT),
+            "{:?}",
+            third.alternatives
+        );
     }
 
     #[test]
