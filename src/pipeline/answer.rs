@@ -532,15 +532,26 @@ const PERSON_LEAD_REACH: f64 = 0.5;
 /// Per cluster, whether its title names a specific concept of the question (not an everyday
 /// or a function word): a task whose title does is about the question's subject.
 fn titled_by_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
+    let reach = within_reach(clusters);
     clusters
         .iter()
-        .map(|c| {
-            rank::which_concepts(&c.rep().hit.title, analysis)
-                .iter()
-                .zip(&analysis.concepts)
-                .any(|(has, k)| *has && !k.everyday() && !k.function_word)
+        .enumerate()
+        .map(|(i, c)| {
+            i < reach
+                && rank::which_concepts(&c.rep().hit.title, analysis)
+                    .iter()
+                    .zip(&analysis.concepts)
+                    .any(|(has, k)| *has && !k.everyday() && !k.function_word)
         })
         .collect()
+}
+
+/// How many clusters (best first) score within the widest reach a lead rule looks
+/// (`DECISION_LEAD_REACH`): the others cannot lead, and are not read for the subject checks.
+fn within_reach(clusters: &[Cluster]) -> usize {
+    let reach = DECISION_LEAD_REACH.min(VALUE_LEAD_REACH).min(PERSON_LEAD_REACH);
+    let top = clusters.first().map_or(0.0, Cluster::score);
+    clusters.iter().take_while(|c| c.score() >= top * reach).count()
 }
 
 /// Per cluster, whether it speaks of what the best evidence does: it lacks no concept of the
@@ -572,14 +583,17 @@ fn same_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
     let Some(best) = clusters.first().map(covers) else {
         return Vec::new();
     };
+    let reach = within_reach(clusters);
     clusters
         .iter()
-        .map(|c| {
-            covers(c)
-                .iter()
-                .zip(&best)
-                .zip(&analysis.concepts)
-                .all(|((has, best_has), k)| *has || !*best_has || k.everyday() || k.function_word)
+        .enumerate()
+        .map(|(i, c)| {
+            i < reach
+                && covers(c)
+                    .iter()
+                    .zip(&best)
+                    .zip(&analysis.concepts)
+                    .all(|((has, best_has), k)| *has || !*best_has || k.everyday() || k.function_word)
         })
         .collect()
 }
