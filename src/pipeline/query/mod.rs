@@ -453,8 +453,13 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
             }
             // A phrasal verb whose particle is a stop word is the lexicon's by its verb alone:
             // without the particle "sign off" would read as "sign-in".
+            // (A phrase the question quotes, "time off", is the lexicon's as written.)
             let lexicon_word = match w.split_once(' ') {
-                Some((verb, particle)) if text::is_stop_word(particle) => verb.to_string(),
+                Some((verb, particle))
+                    if text::is_stop_word(particle) && !a.phrases.contains(w) && words.iter().any(|x| x == verb) =>
+                {
+                    verb.to_string()
+                }
                 _ => w.clone(),
             };
             let syns = expand(std::slice::from_ref(&lexicon_word), &a.normalized, lexicon);
