@@ -898,6 +898,29 @@ fn read(
             .collect(),
         None => Vec::new(),
     };
+    // A Japanese word's English translation counts by its WordNet derivations too: 解決 is
+    // "resolution", and English text says the issue was "resolved" (a noun of doing that
+    // Japanese writes with する is a verb in English as often as not). Each translation's,
+    // weighed as the translation times `DERIVED_WEIGHT`, searched too.
+    let translated_derived: Vec<(String, String, f64)> = match text::wordnet::wordnet() {
+        Some(wn) if a.lang == Lang::Ja => a
+            .translations
+            .iter()
+            .filter(|(w, _)| text::is_japanese(w))
+            .flat_map(|(w, list)| {
+                list.iter()
+                    .filter(|t| t.text.bytes().all(|b| b.is_ascii_alphabetic()))
+                    .flat_map(|t| {
+                        wn.derived(&t.text.to_lowercase())
+                            .into_iter()
+                            .map(|d| (w.clone(), d.to_string(), t.weight * DERIVED_WEIGHT))
+                            .collect::<Vec<_>>()
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
     let others: Vec<(String, String, f64)> = a
         .keywords
         .iter()
@@ -908,6 +931,7 @@ fn read(
                 .map(|(asked, read)| (read.clone(), asked.clone(), 1.0)),
         )
         .chain(derived)
+        .chain(translated_derived)
         .collect();
     for (word, other, weight) in others {
         let (head, toks) = (text::terms(&word), text::terms(&other));
@@ -918,32 +942,6 @@ fn read(
             c.alternatives.push((toks, weight));
             if a.expansions.len() < MAX_EXPANSIONS && !a.expansions.contains(&other) {
                 a.expansions.push(other);
-            }
-        }
-    }
-    // A Japanese word's English translation counts by its WordNet derivations too: 解決 is
-    // "resolution", and English text says the issue was "resolved" (a noun of doing that
-    // Japanese writes with する is a verb in English as often as not). Each translation's,
-    // weighed as the translation times `DERIVED_WEIGHT`, searched too.
-    if let Some(wn) = text::wordnet::wordnet().filter(|_| a.lang == Lang::Ja) {
-        let mut found: Vec<(Vec<String>, Vec<String>, f64)> = Vec::new();
-        for (word, list) in a.translations.iter().filter(|(w, _)| text::is_japanese(w)) {
-            for t in list.iter().filter(|t| t.text.bytes().all(|b| b.is_ascii_alphabetic())) {
-                for d in wn.derived(&t.text.to_lowercase()) {
-                    found.push((text::terms(word), vec![d.to_string()], t.weight * DERIVED_WEIGHT));
-                }
-            }
-        }
-        for (head, words, weight) in found {
-            let toks = text::terms(&words[0]);
-            if let Some(c) = a.concepts.iter_mut().find(|c| c.alternatives[0].0 == head)
-                && !toks.is_empty()
-                && !c.alternatives.iter().any(|(t, _)| *t == toks)
-            {
-                c.alternatives.push((toks, weight));
-                if a.expansions.len() < MAX_EXPANSIONS && !a.expansions.contains(&words[0]) {
-                    a.expansions.push(words[0].clone());
-                }
             }
         }
     }
@@ -1407,11 +1405,7 @@ mod tests {
             return;
         }
         let a = analyze("How do we qualify a lead for the pilot?", now(), &lexicon());
-        let qualify = a
-            .concepts
-            .iter()
-            .find(|c| c.alternatives[0].0 == ["qualifi"])
-            .expect("a concept for qualify");
+        let qualify = concept_headed(&a, &["qualifi"]);
         assert!(
             qualify
                 .alternatives
@@ -1429,11 +1423,7 @@ mod tests {
         // and English text says "resolved".
         if crate::text::jmdict::dictionary().is_some() && crate::text::morph::available() {
             let a = analyze("障害はいつ解決しましたか", now(), &lexicon());
-            let solved = a
-                .concepts
-                .iter()
-                .find(|c| c.alternatives[0].0 == ["解決"])
-                .expect("a concept for 解決");
+            let solved = concept_headed(&a, &["解決"]);
             assert!(
                 solved
                     .alternatives
@@ -1450,15 +1440,19 @@ mod tests {
         assert!(!named.expansions.iter().any(|e| e == "ship"), "{:?}", named.expansions);
     }
 
+    /// The concept whose first alternative is `head` (index terms).
+    fn concept_headed<'a>(a: &'a Analysis, head: &[&str]) -> &'a Concept {
+        a.concepts
+            .iter()
+            .find(|c| c.alternatives[0].0 == head)
+            .unwrap_or_else(|| panic!("a concept for {head:?}: {:?}", a.concepts))
+    }
+
     #[test]
     fn an_ordinal_is_also_its_number() {
         // Written for this test: "the third week" is "Week 3" in a heading.
         let a = analyze("What happens in the third week of training?", now(), &lexicon());
-        let third = a
-            .concepts
-            .iter()
-            .find(|c| c.alternatives[0].0 == ["third"])
-            .expect("a concept for third");
+        let third = concept_headed(&a, &["third"]);
         assert!(
             third
                 .alternatives
