@@ -541,7 +541,7 @@ fn titled_by_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
                 && rank::which_concepts(&c.rep().hit.title, analysis)
                     .iter()
                     .zip(&analysis.concepts)
-                    .any(|(has, k)| *has && !k.everyday() && !k.function_word)
+                    .any(|(has, k)| *has && k.specific())
         })
         .collect()
 }
@@ -593,7 +593,7 @@ fn same_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
                     .iter()
                     .zip(&best)
                     .zip(&analysis.concepts)
-                    .all(|((has, best_has), k)| *has || !*best_has || k.everyday() || k.function_word)
+                    .all(|((has, best_has), k)| *has || !*best_has || !k.specific())
         })
         .collect()
 }

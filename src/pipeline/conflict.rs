@@ -669,7 +669,7 @@ pub fn choose_among(
                 .iter()
                 .zip(&has_now)
                 .zip(&analysis.concepts)
-                .any(|((on, had), c)| *on && !*had && !c.everyday() && !c.function_word)
+                .any(|((on, had), c)| *on && !*had && c.specific())
         };
         added = scored
             .iter()

@@ -135,6 +135,13 @@ impl Concept {
         self.specificity < EVERYDAY_BELOW
     }
 
+    /// Whether the concept names something specific of the question's subject: neither an
+    /// everyday word (the asker's phrasing) nor a function word (how things relate). The lead
+    /// checks and sentence choice ask this of a concept one text has and another lacks.
+    pub fn specific(&self) -> bool {
+        !self.everyday() && !self.function_word
+    }
+
     /// Whether the concept is a value the question states ("Jan 1", "25%"): one of its
     /// alternatives is a value term (`text::values::VALUE_TERM_MARK`).
     pub fn is_value(&self) -> bool {
