@@ -461,17 +461,11 @@ impl Engine {
         let mut plan = self.plan(analysis, &policy, opts);
         if plan.is_empty() && opts.sources.as_ref().is_none_or(|s| !s.is_empty()) {
             // The policy prefers none of the configured sources (a workspace that is only a
-            // tool catalog, say): every source is asked, with equal weights, rather than
-            // answering without searching.
-            policy = Policy::uniform(intent);
-            plan = self.plan(
-                analysis,
-                &policy,
-                &AskOptions {
-                    baseline: Some(Baseline::Uniform),
-                    ..opts.clone()
-                },
-            );
+            // tool catalog, say): every source is asked at the same weight, rather than
+            // answering without searching. The intent's factors (the semantic one too), its
+            // authority order and its answer stay: only the routing is the policy's no more.
+            policy.sources.clear();
+            plan = self.plan(analysis, &policy, opts);
         }
         let mut unlistable: Vec<String> = Vec::new();
         if let Some(why) = no_words {

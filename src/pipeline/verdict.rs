@@ -65,6 +65,11 @@ pub struct Verdict {
     /// measured: the encoder rates every passage on a question's topic alike when none answers it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub semantic_margin: Option<f64>,
+    /// The tool catalog's own score of the best evidence (its `relevanceScore`: by words and by
+    /// meaning, on a fixed scale), when that evidence is a tool: a request for a tool says what
+    /// it needs in its own words, which a one-line description rarely repeats.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool_match: Option<f64>,
     /// Whether the best evidence's statement holds what the question asks for, when it asks
     /// for a kind of answer (an amount, a date, a duration, a share, a person in a role).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -426,6 +431,10 @@ pub fn assess(
         absent_everyday,
         semantic: semantic.then(|| r3(rep.semantic)),
         semantic_margin,
+        tool_match: (rep.hit.kind == crate::hit::EvidenceKind::Tool)
+            .then_some(rep.hit.native_score)
+            .flatten()
+            .map(|s| r3(s.clamp(0.0, 1.0))),
         asked_found,
         probability: 0.0,
         absent_modifier: false,

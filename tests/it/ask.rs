@@ -295,6 +295,35 @@ async fn a_tool_question_no_tool_answers_says_so() {
 }
 
 #[tokio::test]
+async fn a_policy_that_prefers_none_of_the_sources_asked_keeps_its_factors() {
+    // The factual policy does not ask the tool catalog; asked only that, sagasu asks it anyway,
+    // and ranks by the factual policy's factors (authority over keywords), not by equal ones.
+    let e = engine();
+    let o = AskOptions {
+        sources: Some(vec!["tools".into()]),
+        intent: Some(Intent::Factual),
+        ..opts()
+    };
+    let r = e.ask("list the workflow runs of a repository", &o).await.unwrap();
+    let first = r
+        .citations
+        .first()
+        .unwrap_or_else(|| panic!("no citation: {}", r.answer));
+    assert_eq!(first.kind, sagasu::hit::EvidenceKind::Tool, "{}", r.answer);
+    let weight = |factor: &str| {
+        first
+            .explain
+            .iter()
+            .find(|x| x.factor == factor)
+            .map(|x| x.weight)
+            .unwrap_or_else(|| panic!("no {factor} in {:?}", first.explain))
+    };
+    assert!(weight("authority") > weight("keyword"), "{:?}", first.explain);
+    assert!(weight("keyword") > weight("freshness"), "{:?}", first.explain);
+    e.shutdown().await;
+}
+
+#[tokio::test]
 async fn answers_explain_themselves_and_keep_a_stable_order() {
     let e = engine();
     let a = e.ask("postgres migration", &opts()).await.unwrap();
