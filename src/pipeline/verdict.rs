@@ -431,9 +431,10 @@ pub fn assess(
         absent_everyday,
         semantic: semantic.then(|| r3(rep.semantic)),
         semantic_margin,
-        tool_match: (rep.hit.kind == crate::hit::EvidenceKind::Tool)
-            .then_some(rep.hit.native_score)
-            .flatten()
+        tool_match: rep
+            .hit
+            .native_score
+            .filter(|_| rep.hit.kind == crate::hit::EvidenceKind::Tool)
             .map(|s| r3(s.clamp(0.0, 1.0))),
         asked_found,
         probability: 0.0,
