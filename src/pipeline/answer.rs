@@ -1248,8 +1248,14 @@ fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[Source
         }
     );
     if let Some(c) = clusters.first() {
+        // A tool is known by its name, which its description seldom repeats: the reader is told
+        // which tool came closest, to call it or to rule it out.
+        let closest = match &c.rep().hit {
+            h if h.kind == EvidenceKind::Tool && !h.title.is_empty() => format!("closest tool, `{}`,", h.title),
+            _ => "closest match".to_string(),
+        };
         out.push_str(&format!(
-            " The closest match covers only {:.0}% of the question: “{}” ({}).",
+            " The {closest} covers only {:.0}% of the question: “{}” ({}).",
             c.rep().coverage * 100.0,
             text::truncate_chars(
                 &conflict::best_sentence(c.rep(), input.analysis, input.lexicon, None),
@@ -1493,6 +1499,31 @@ mod tests {
             },
             outcomes,
         )
+    }
+
+    /// A catalog tool named `name` that does what `description` says.
+    fn tool(name: &str, description: &str) -> Hit {
+        let mut h = Hit::new("tools", &format!("catalog__{name}"), EvidenceKind::Tool, description);
+        h.title = name.into();
+        h
+    }
+
+    #[test]
+    fn a_request_no_tool_answers_names_the_closest_tool() {
+        let r = answer_as(
+            "Which tool translates my voice memos into Klingon and posts them to Mastodon?",
+            Intent::Document,
+            vec![outcome(
+                "tools",
+                vec![
+                    tool("memo_pad", "Keeps short text notes."),
+                    tool("weather_now", "Gives the current weather of a city."),
+                ],
+            )],
+        );
+        assert!(r.not_found, "{}", r.answer);
+        let prose = r.answer.lines().next().unwrap_or("");
+        assert!(prose.contains("closest tool, `memo_pad`"), "{}", r.answer);
     }
 
     #[test]

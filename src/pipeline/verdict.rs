@@ -447,10 +447,13 @@ pub fn assess(
     // A subject is named by a word or two: when more of the question is in no source, those
     // words are the asker's context (a long question's situation), and which of them names the
     // subject cannot be told.
+    // A tool is described by what it does, never by what it is used on: a request's own words
+    // beside the ones a description matches ("a route map for our cycling event") are the
+    // task's arguments, not a thing the catalog lacks.
     let absent_concepts = weights.iter().filter(|w| !w.in_pool).count();
-    let version = absent_concepts <= ABSENT_SUBJECT_WORDS && absent_version(analysis, &asked, weights);
-    v.absent_modifier =
-        version || (absent_concepts <= ABSENT_SUBJECT_WORDS && absent_modifier(analysis, &asked, weights, &matches));
+    let subject_test = absent_concepts <= ABSENT_SUBJECT_WORDS && rep.hit.kind != crate::hit::EvidenceKind::Tool;
+    let version = subject_test && absent_version(analysis, &asked, weights);
+    v.absent_modifier = version || (subject_test && absent_modifier(analysis, &asked, weights, &matches));
     // Directly before a word the evidence matches, a word no source has names which thing is
     // meant ("our Mars office"), however common it is in the language: the test weighs it in
     // full (`ConceptWeight::full`), not as ranking weighed it down.
@@ -516,6 +519,11 @@ mod tests {
 
     /// `verdict`, with the question's answer type read (`typed`) as the pipeline reads it.
     fn verdict_typed(q: &str, texts: &[&str], typed: bool) -> Verdict {
+        verdict_of(q, texts, typed, EvidenceKind::Chat)
+    }
+
+    /// `verdict_typed`, on evidence of one kind.
+    fn verdict_of(q: &str, texts: &[&str], typed: bool, kind: EvidenceKind) -> Verdict {
         let p = Policies::load(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("policies"), &[]).unwrap();
         let now = "2026-11-20T09:00:00Z".parse().unwrap();
         let mut a = crate::pipeline::query::analyze(q, now, &p.lexicon);
@@ -536,7 +544,7 @@ mod tests {
             .iter()
             .enumerate()
             .map(|(i, t)| {
-                let mut h = Hit::new("slack", &format!("c/{i}"), EvidenceKind::Chat, *t);
+                let mut h = Hit::new("slack", &format!("c/{i}"), kind, *t);
                 h.timestamp = Some(now - chrono::Duration::days(10 + i as i64));
                 h
             })
@@ -657,6 +665,24 @@ mod tests {
         assert_eq!(v.outcome, Outcome::NotFound, "{v:?}");
         let v = verdict("How is the Kubernetes upgrade to 1.31 going?", &texts);
         assert!(!v.absent_modifier, "{v:?}");
+    }
+
+    #[test]
+    fn a_request_for_a_tool_names_what_it_is_used_on_without_naming_a_missing_thing() {
+        // What a request works on ("cycling routes") is no word of a tool's description, and
+        // names no other tool than the one that does the work.
+        let texts = [
+            "Create static map images with routes, markers and street styles.",
+            "Find theme park waiting times around the world.",
+            "Book hotels and plan trips.",
+            "Generate images from a text prompt.",
+        ];
+        let q = "Can you make a map image with the cycling routes?";
+        let chat = verdict_of(q, &texts, false, EvidenceKind::Chat);
+        assert!(chat.absent_modifier, "{chat:?}");
+        let tool = verdict_of(q, &texts, false, EvidenceKind::Tool);
+        assert!(!tool.absent_modifier, "{tool:?}");
+        assert_ne!(tool.outcome, Outcome::NotFound, "{tool:?}");
     }
 
     #[test]
