@@ -257,7 +257,16 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         (Some(_), Some(claim)) if focus.is_some() => Some(claim.value.is_some()),
         _ => None,
     };
-    let mut verdict = verdict::assess(&clusters, &concept_weights, input.analysis, semantic, asked_found);
+    let tool_request = input.analysis.tool_question
+        || (!input.source_kinds.is_empty() && input.source_kinds.values().all(|k| k == "tools"));
+    let mut verdict = verdict::assess(
+        &clusters,
+        &concept_weights,
+        input.analysis,
+        semantic,
+        asked_found,
+        tool_request,
+    );
     verdict.stand_ins = stand_ins.iter().map(ToString::to_string).collect();
     let found = verdict.outcome != Outcome::NotFound;
     // "When was the last incident?" asks for the latest of many events: their different dates
