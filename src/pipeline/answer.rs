@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, HashMap};
 use chrono::{DateTime, Utc};
 use serde::Serialize;
 
+use crate::config::SourceKind;
 use crate::config::policy::{Intent, Lexicon, Policy};
 use crate::hit::EvidenceKind;
 use crate::pipeline::confidence::{self, Confidence, Level};
@@ -258,7 +259,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         _ => None,
     };
     let tool_request = input.analysis.tool_question
-        || (!input.source_kinds.is_empty() && input.source_kinds.values().all(|k| k == "tools"));
+        || (!input.source_kinds.is_empty() && input.source_kinds.values().all(|k| k == SourceKind::Tools.as_str()));
     let mut verdict = verdict::assess(
         &clusters,
         &concept_weights,
@@ -1152,7 +1153,10 @@ fn no_tool_note(
     let searched: Vec<&str> = reports
         .iter()
         .filter(|r| {
-            input.source_kinds.get(&r.name).is_some_and(|k| k == "tools")
+            input
+                .source_kinds
+                .get(&r.name)
+                .is_some_and(|k| k == SourceKind::Tools.as_str())
                 && matches!(r.status, SourceStatus::Ok | SourceStatus::Empty)
         })
         .map(|r| r.name.as_str())

@@ -20,6 +20,7 @@
 
 use serde::Serialize;
 
+use crate::hit::EvidenceKind;
 use crate::pipeline::dedup::Cluster;
 use crate::pipeline::query::Analysis;
 use crate::pipeline::rank::{self, ConceptWeight, round3 as r3};
@@ -465,7 +466,7 @@ pub fn assess(
         tool_match: rep
             .hit
             .native_score
-            .filter(|_| rep.hit.kind == crate::hit::EvidenceKind::Tool)
+            .filter(|_| rep.hit.kind == EvidenceKind::Tool)
             .map(|s| r3(s.clamp(0.0, 1.0))),
         asked_found,
         probability: 0.0,
@@ -490,7 +491,7 @@ pub fn assess(
     // beside the ones a description matches ("a route map for our cycling event") are the
     // task's arguments, not a thing the catalog lacks.
     let absent_concepts = weights.iter().filter(|w| !w.in_pool).count();
-    let subject_test = absent_concepts <= ABSENT_SUBJECT_WORDS && rep.hit.kind != crate::hit::EvidenceKind::Tool;
+    let subject_test = absent_concepts <= ABSENT_SUBJECT_WORDS && rep.hit.kind != EvidenceKind::Tool;
     let version = subject_test && absent_version(analysis, &asked, weights);
     v.absent_modifier = version || (subject_test && absent_modifier(analysis, &asked, weights, &matches));
     // Directly before a word the evidence matches, a word no source has names which thing is
