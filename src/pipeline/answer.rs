@@ -1268,8 +1268,8 @@ fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[Source
             _ => "closest match".to_string(),
         };
         out.push_str(&format!(
-            " The {closest} covers only {:.0}% of the question: “{}” ({}).",
-            c.rep().coverage * 100.0,
+            " The {closest} {}: “{}” ({}).",
+            how_close(c.rep()),
             text::truncate_chars(
                 &conflict::best_sentence(c.rep(), input.analysis, input.lexicon, None),
                 120
@@ -1285,6 +1285,17 @@ fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[Source
     }
     out.push_str(&disclosure(reports, input.analysis));
     (out.trim_end().to_string(), prose_end)
+}
+
+/// How the closest evidence of a Not-found answer came close: the share of the question it
+/// covers or, found by meaning alone, that it shares no words with it ("covers 0%" would read
+/// as unrelated).
+fn how_close(e: &rank::Evidence) -> String {
+    if e.coverage < 0.005 && e.semantic > 0.0 {
+        "shares no words with the question but is the closest in meaning".to_string()
+    } else {
+        format!("covers only {:.0}% of the question", e.coverage * 100.0)
+    }
 }
 
 /// The readable Markdown form of a response (for the CLI and the MCP text block).
@@ -1537,6 +1548,18 @@ mod tests {
         assert!(r.not_found, "{}", r.answer);
         let prose = r.answer.lines().next().unwrap_or("");
         assert!(prose.contains("closest tool, `memo_pad`"), "{}", r.answer);
+    }
+
+    #[test]
+    fn closest_evidence_found_by_meaning_alone_is_not_said_to_cover_nothing() {
+        use crate::pipeline::rank::Evidence;
+        let mut e = Evidence::plain(tool("memo_pad", "Keeps short text notes."), 0.4);
+        e.coverage = 0.25;
+        assert_eq!(how_close(&e), "covers only 25% of the question");
+        e.coverage = 0.0;
+        assert_eq!(how_close(&e), "covers only 0% of the question");
+        e.semantic = 0.62;
+        assert!(how_close(&e).contains("shares no words") && !how_close(&e).contains('%'));
     }
 
     #[test]
