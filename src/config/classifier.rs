@@ -2,7 +2,8 @@
 //! n-grams, its words, the totals of the intent cues of `policies/intents.yaml` (features, not
 //! rules) and, given the sentence encoder, the question's vector. It is trained on
 //! `policies/intent-examples.yaml` the first time a question is classified, in well under a
-//! second, and gives a probability for each of the seven intents.
+//! second, and gives a probability for each of the seven intents. With the encoder, the examples
+//! nearest the question vote on which intent leads (`Model::probabilities`).
 //!
 //! Invariant: training is deterministic (a fixed example order and learning schedule), so the
 //! same examples, cues and encoder give the same model on every machine.
@@ -50,6 +51,18 @@ const RATE: f32 = 0.5;
 /// L2 penalty on every weight but the biases.
 const L2: f32 = 1e-4;
 
+/// Share of the nearest examples' vote against the regression's probabilities when the intent
+/// is chosen (`Model::probabilities`). Intent accuracy on the demo set 0.896 -> 0.915 and on
+/// acme-dev 0.845 -> 0.873 (0.2: 0.896, 0.859; 0.5: 0.924, 0.845), the paraphrase check 0.830
+/// either way and every other figure unchanged. Its 5-fold accuracy on the examples, 0.907 ->
+/// 0.942, is inflated as any vote's is: an example's nearest neighbours include examples
+/// written alike.
+const VOTE_SHARE: f32 = 0.3;
+/// The examples nearest a question (by the encoder's cosine) that vote ...
+const NEIGHBOURS: usize = 10;
+/// ... each by `exp((cosine - nearest cosine) / NEIGHBOUR_TEMPERATURE)`.
+const NEIGHBOUR_TEMPERATURE: f32 = 0.05;
+
 /// A question's features: sparse (index, value) pairs over `dim`.
 type Features = Vec<(usize, f32)>;
 
@@ -59,6 +72,20 @@ pub struct Model {
     dim: usize,
     vectors: bool,
     w: Vec<f32>,
+    /// The training examples' vectors and classes, for the nearest examples' vote (empty
+    /// without the encoder, and while training).
+    examples: Vec<(Vec<f32>, usize)>,
+}
+
+/// The encoder's vector in a question's features, as it was encoded.
+fn vector_of(f: &Features) -> Option<Vec<f32>> {
+    let base = BUCKETS + CLASSES;
+    let v: Vec<f32> = f
+        .iter()
+        .filter(|(i, _)| *i >= base && *i < base + crate::text::encoder::DIM)
+        .map(|(_, x)| x / VECTOR_SCALE)
+        .collect();
+    (v.len() == crate::text::encoder::DIM).then_some(v)
 }
 
 /// The examples and the model trained from them on first use.
@@ -153,7 +180,49 @@ fn softmax(z: &mut [f32; CLASSES]) {
 }
 
 impl Model {
+    /// Each class's probability: the regression's, with the intent the nearest examples'
+    /// vote (blended in at `VOTE_SHARE`) chooses on top. The vote only chooses: the regression's
+    /// spread over the other intents, which the plan reads for a second intent, stays as it is.
     fn probabilities(&self, f: &Features) -> [f32; CLASSES] {
+        let mut p = self.regression(f);
+        if !self.examples.is_empty()
+            && let Some(v) = vector_of(f)
+        {
+            let vote = self.nearest(&v);
+            let mut blend = p;
+            for (b, n) in blend.iter_mut().zip(vote) {
+                *b = (1.0 - VOTE_SHARE) * *b + VOTE_SHARE * n;
+            }
+            let (was, is) = (argmax(&p), argmax(&blend));
+            p.swap(was, is);
+        }
+        p
+    }
+
+    /// The vote of the training examples nearest `v`, as probabilities.
+    fn nearest(&self, v: &[f32]) -> [f32; CLASSES] {
+        let mut sims: Vec<(f32, usize)> = self
+            .examples
+            .iter()
+            .map(|(e, c)| (crate::text::encoder::cosine(e, v), *c))
+            .collect();
+        let k = NEIGHBOURS.min(sims.len());
+        let mut out = [0.0f32; CLASSES];
+        if k == 0 {
+            return out;
+        }
+        sims.select_nth_unstable_by(k - 1, |a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+        let top = sims[..k].iter().map(|(s, _)| *s).fold(f32::NEG_INFINITY, f32::max);
+        for (s, c) in &sims[..k] {
+            out[*c] += ((s - top) / NEIGHBOUR_TEMPERATURE).exp();
+        }
+        let sum: f32 = out.iter().sum();
+        out.iter_mut().for_each(|x| *x /= sum.max(f32::MIN_POSITIVE));
+        out
+    }
+
+    /// The regression's probabilities.
+    fn regression(&self, f: &Features) -> [f32; CLASSES] {
         let mut z = [0.0f32; CLASSES];
         for (c, zc) in z.iter_mut().enumerate() {
             let row = &self.w[c * self.dim..(c + 1) * self.dim];
@@ -170,6 +239,7 @@ impl Model {
             dim,
             vectors,
             w: vec![0.0; CLASSES * dim],
+            examples: Vec::new(),
         };
         // Interleave the intents in a fixed order, so that no pass ends on one intent.
         let mut order: Vec<usize> = (0..data.len()).collect();
@@ -178,7 +248,7 @@ impl Model {
             let rate = RATE / (1.0 + epoch as f32 / 10.0);
             for &i in &order {
                 let (f, y) = &data[i];
-                let p = m.probabilities(f);
+                let p = m.regression(f);
                 for (c, pc) in p.iter().enumerate() {
                     let g = pc - if c == *y { 1.0 } else { 0.0 };
                     let row = &mut m.w[c * dim..(c + 1) * dim];
@@ -188,6 +258,9 @@ impl Model {
                     row[dim - 1] -= rate * g;
                 }
             }
+        }
+        if vectors {
+            m.examples = data.iter().filter_map(|(f, y)| vector_of(f).map(|v| (v, *y))).collect();
         }
         m
     }
@@ -332,6 +405,47 @@ mod tests {
         // never saw it. 0.783 on the 600 examples; the encoder brings it to 0.913.
         let accuracy = c.cross_validate(&p.intents, None, 5);
         assert!(accuracy >= 0.72, "5-fold accuracy {accuracy}");
+    }
+
+    #[test]
+    fn the_nearest_examples_choose_the_intent_and_leave_the_spread_to_the_regression() {
+        use crate::text::encoder::DIM;
+        let axis = |k: usize| {
+            let mut v = vec![0.0f32; DIM];
+            v[k] = 1.0;
+            v
+        };
+        // A regression that leans to class 1 whatever it reads (its bias), and examples of class
+        // 0 that point the way the question does.
+        let d = dim(true);
+        let mut m = Model {
+            dim: d,
+            vectors: true,
+            w: vec![0.0; CLASSES * d],
+            examples: vec![(axis(0), 0), (axis(0), 0), (axis(7), 1), (axis(9), 2)],
+        };
+        m.w[2 * d - 1] = 1.0;
+        let base = BUCKETS + CLASSES;
+        let question: Features = axis(0)
+            .into_iter()
+            .enumerate()
+            .map(|(j, x)| (base + j, x * VECTOR_SCALE))
+            .collect();
+        assert_eq!(vector_of(&question), Some(axis(0)));
+        let vote = m.nearest(&axis(0));
+        assert!(vote[0] > 0.99, "{vote:?}");
+        let regression = m.regression(&question);
+        assert_eq!(argmax(&regression), 1, "{regression:?}");
+        let chosen = m.probabilities(&question);
+        // The vote's class leads with the regression's top probability, which the regression's
+        // choice gets in its place; the rest is the regression's.
+        assert_eq!(argmax(&chosen), 0, "{chosen:?}");
+        assert_eq!(chosen[0], regression[1]);
+        assert_eq!(chosen[1], regression[0]);
+        assert_eq!(chosen[2..], regression[2..]);
+        // Without the examples' vectors there is no vote: the regression alone.
+        m.examples.clear();
+        assert_eq!(m.probabilities(&question), regression);
     }
 
     #[test]
