@@ -575,7 +575,11 @@ fn same_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
     let covers = |c: &Cluster| {
         let rep = c.rep();
         let text = format!("{} {}", rep.hit.title, rep.hit.text);
-        let values = crate::text::values::terms(&text);
+        let mut values = crate::text::values::terms(&text);
+        values.extend(crate::text::values::bounded_terms(
+            &text,
+            &rank::bounded_values(analysis),
+        ));
         rank::which_concepts(&text, analysis)
             .into_iter()
             .zip(&analysis.concepts)

@@ -306,6 +306,7 @@ fn count_units(
     question_pairs: &[(u32, u32)],
     vocabulary: bool,
     conclusions: Option<&Lexicon>,
+    bounded: &[String],
 ) -> (Vec<Unit>, FxHashSet<String>) {
     // The question states a value: passages are read for their values too (`Value::term`).
     let values = terms
@@ -353,7 +354,9 @@ fn count_units(
                     shape = part_shape;
                 }
                 if values {
-                    for t in crate::text::values::terms(&part) {
+                    let stated = crate::text::values::terms(&part);
+                    let bounded = crate::text::values::bounded_terms(&part, bounded);
+                    for t in stated.into_iter().chain(bounded) {
                         if let Some(&id) = terms.get(&t) {
                             found.push(id);
                         }
@@ -568,7 +571,8 @@ impl Counted {
             }
         }
         let conclusions = (cx.policy.conclusion_bonus > 0.0).then_some(cx.lexicon);
-        let (mut units, vocab) = count_units(hits, &terms, &question_pairs, true, conclusions);
+        let bounded = bounded_values(cx.analysis);
+        let (mut units, vocab) = count_units(hits, &terms, &question_pairs, true, conclusions, &bounded);
         let mut df = document_frequencies(&units, terms.len());
         // Latin words of the question that the pool lacks may be typos or name variants: their
         // stand-ins are the pool's words close to them, counted in a second pass.
@@ -609,7 +613,7 @@ impl Counted {
             }
             // Stand-ins that are the question's own words are counted already.
             if terms.len() > known {
-                units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
+                units = count_units(hits, &terms, &question_pairs, false, conclusions, &bounded).0;
                 df = document_frequencies(&units, terms.len());
             }
         }
@@ -625,7 +629,7 @@ impl Counted {
                 }
             }
             if terms.len() > known {
-                units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
+                units = count_units(hits, &terms, &question_pairs, false, conclusions, &bounded).0;
                 df = document_frequencies(&units, terms.len());
             }
         }
@@ -640,7 +644,7 @@ impl Counted {
                 .collect();
             meanings_of.extend(meaning_stand_ins(hits, &units, &mut terms, &df, &stood, cx, encoder));
             if terms.len() > known {
-                units = count_units(hits, &terms, &question_pairs, false, conclusions).0;
+                units = count_units(hits, &terms, &question_pairs, false, conclusions, &bounded).0;
                 df = document_frequencies(&units, terms.len());
             }
         }
@@ -1635,7 +1639,7 @@ pub(crate) fn round3(x: f64) -> f64 {
 /// The distinct tokens of a text.
 /// The tokens of a text, and the terms of the values it states (`Value::term`) when the
 /// question states one (`values`).
-fn token_set(text_: &str, values: bool) -> FxHashSet<String> {
+fn token_set(text_: &str, values: bool, bounded: &[String]) -> FxHashSet<String> {
     let mut toks: FxHashSet<String> = FxHashSet::default();
     text::for_each_token(text_, |t, _, _| {
         if !toks.contains(t) {
@@ -1644,6 +1648,7 @@ fn token_set(text_: &str, values: bool) -> FxHashSet<String> {
     });
     if values {
         toks.extend(text::values::terms(text_));
+        toks.extend(text::values::bounded_terms(text_, bounded));
     }
     toks
 }
@@ -1651,6 +1656,24 @@ fn token_set(text_: &str, values: bool) -> FxHashSet<String> {
 /// Whether the question states a value that ranking matches in any spelling.
 fn states_value(analysis: &Analysis) -> bool {
     analysis.concepts.iter().any(crate::pipeline::query::Concept::is_value)
+}
+
+/// The value terms of the quantities the question states as they are ("can I give 25% off"),
+/// which a bound in a text takes in (`values::bounded_terms`: "discounts above 20% need the
+/// CFO"). None when the question bounds its quantity itself ("who approves discounts above
+/// 25%", "within 15 minutes"): a threshold of its own is matched as written, and a text's
+/// wider bound ("within 30 minutes") is another threshold.
+pub(crate) fn bounded_values(analysis: &Analysis) -> Vec<String> {
+    if analysis.bound.is_some() {
+        return Vec::new();
+    }
+    analysis
+        .concepts
+        .iter()
+        .flat_map(|c| c.alternatives.iter().flat_map(|(alt, _)| alt.iter()))
+        .filter(|t| t.starts_with(text::values::VALUE_TERM_MARK))
+        .cloned()
+        .collect()
 }
 
 /// How many of the question's concepts `text` covers (for choosing answer sentences).
@@ -1661,7 +1684,7 @@ pub fn covered_concepts(text_: &str, analysis: &Analysis) -> usize {
 /// Which of the question's concepts (in `analysis.concepts` order) a text covers, as
 /// `covered_concepts` counts them.
 pub fn which_concepts(text_: &str, analysis: &Analysis) -> Vec<bool> {
-    let toks = token_set(text_, states_value(analysis));
+    let toks = token_set(text_, states_value(analysis), &bounded_values(analysis));
     analysis
         .concepts
         .iter()
@@ -1677,7 +1700,7 @@ pub fn which_concepts(text_: &str, analysis: &Analysis) -> Vec<bool> {
 /// share of words present, a synonym or translation counting at least
 /// `ALTERNATIVE_COVERAGE_FLOOR` (as coverage counts it; without fuzzy stand-ins).
 pub fn concept_matches(text_: &str, analysis: &Analysis) -> Vec<f64> {
-    let toks = token_set(text_, states_value(analysis));
+    let toks = token_set(text_, states_value(analysis), &bounded_values(analysis));
     analysis
         .concepts
         .iter()
@@ -2174,6 +2197,48 @@ mod tests {
             "{stand_ins:?}"
         );
         assert!(w.iter().any(|c| !c.in_pool), "{w:?}");
+    }
+
+    #[test]
+    fn a_quantity_asked_about_is_covered_by_the_bound_that_takes_it_in() {
+        // Written for this test: an approval rule by thresholds, and a message that holds the
+        // question's number only inside a time of day.
+        let pool = || {
+            vec![
+                hit(
+                    "notion",
+                    "p1",
+                    EvidenceKind::Page,
+                    "Refund approvals: up to 10%: team lead. Refunds above 10%: finance director.",
+                    "2026-10-01",
+                ),
+                hit(
+                    "slack",
+                    "c/1",
+                    EvidenceKind::Chat,
+                    "Refund approvals call moved to 14:15.",
+                    "2026-11-01",
+                ),
+            ]
+        };
+        let q = "Who approves a 15% refund?";
+        let top = ranked(q, Intent::Person, pool());
+        assert_eq!(top[0].hit.id, "notion:p1", "{top:?}");
+        in_context(q, Intent::Person, |cx| {
+            let has = which_concepts("Refunds above 10%: finance director.", cx.analysis);
+            let value = cx
+                .analysis
+                .concepts
+                .iter()
+                .position(crate::pipeline::query::Concept::is_value)
+                .unwrap();
+            assert!(has[value]);
+            assert!(!which_concepts("Refund approvals: up to 10%: team lead.", cx.analysis)[value]);
+        });
+        // A question that bounds its quantity itself matches thresholds as written.
+        in_context("Who approves refunds above 15%?", Intent::Person, |cx| {
+            assert!(bounded_values(cx.analysis).is_empty());
+        });
     }
 
     #[test]

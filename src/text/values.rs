@@ -202,6 +202,131 @@ pub fn bound(text: &str) -> Option<bool> {
     }
 }
 
+/// Words before a quantity that bound it from below, and whether the bound itself is taken
+/// in ("at least 20%" holds 20%, "above 20%" does not) ...
+const BOUND_BEFORE: &[(&str, bool, bool)] = &[
+    // (words, from below, inclusive)
+    ("above", true, false),
+    ("over", true, false),
+    ("more than", true, false),
+    ("greater than", true, false),
+    ("exceeding", true, false),
+    ("in excess of", true, false),
+    ("at least", true, true),
+    ("minimum", true, true),
+    ("minimum of", true, true),
+    ("min.", true, true),
+    (">", true, false),
+    ("≥", true, true),
+    ("up to", false, true),
+    ("at most", false, true),
+    ("maximum", false, true),
+    ("maximum of", false, true),
+    ("max.", false, true),
+    ("within", false, true),
+    ("<", false, false),
+    ("≤", false, true),
+    ("no more than", false, true),
+    ("below", false, false),
+    ("under", false, false),
+    ("less than", false, false),
+];
+/// ... and after it (Japanese writes the bound after the number: 「20%以上」, 「5日以内」).
+const BOUND_AFTER: &[(&str, bool, bool)] = &[
+    ("or more", true, true),
+    ("and above", true, true),
+    ("or less", false, true),
+    ("and below", false, true),
+    ("以上", true, true),
+    ("超", true, false),
+    ("を超える", true, false),
+    ("を超えた", true, false),
+    ("以下", false, true),
+    ("以内", false, true),
+    ("未満", false, false),
+    ("まで", false, true),
+];
+
+/// A value's quantity, for comparing it with a bound: its kind and unit (the currency, the
+/// duration's unit) and its amount. Dates and bare numbers have none (a bare number counts
+/// anything).
+fn quantity(kind: ValueKind, canonical: &str) -> Option<(ValueKind, String, f64)> {
+    let (unit, amount) = match kind {
+        ValueKind::Percent => (String::new(), canonical.strip_suffix('%')?),
+        ValueKind::Money => {
+            let at = canonical.find(|c: char| c.is_ascii_digit())?;
+            (canonical[..at].to_string(), &canonical[at..])
+        }
+        ValueKind::Duration => {
+            let (n, u) = canonical.split_once(' ')?;
+            (u.to_string(), n)
+        }
+        ValueKind::Date | ValueKind::Number => return None,
+    };
+    Some((kind, unit, amount.parse().ok()?))
+}
+
+/// The value terms among `asked` (a question's, as `Value::term` writes them) that a bound
+/// `text` states takes in: "Discounts above 20% need approval from the CFO" takes in a
+/// question's "25%", and 「5日以内」 its "3 days", of the same kind and unit; "up to 20%" does
+/// not take in 25%. A question about a quantity is answered by the rule whose threshold it
+/// falls under, which never writes the question's number.
+pub fn bounded_terms(text: &str, asked: &[String]) -> Vec<String> {
+    let asked: Vec<(&String, (ValueKind, String, f64))> = asked
+        .iter()
+        .filter_map(|t| {
+            let (kind, canonical) = t.strip_prefix(VALUE_TERM_MARK)?.split_once(':')?;
+            let kind = match kind {
+                "Percent" => ValueKind::Percent,
+                "Money" => ValueKind::Money,
+                "Duration" => ValueKind::Duration,
+                _ => return None,
+            };
+            Some((t, quantity(kind, canonical)?))
+        })
+        .collect();
+    if asked.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for v in extract(text) {
+        let Some((kind, unit, bound)) = quantity(v.kind, &v.canonical) else {
+            continue;
+        };
+        let before = text[..v.start].trim_end().to_lowercase();
+        let after = text[v.end..].trim_start().to_lowercase();
+        let ends_word = |w: &str| {
+            before.ends_with(w)
+                && before[..before.len() - w.len()]
+                    .chars()
+                    .next_back()
+                    .is_none_or(|c| !c.is_alphanumeric())
+        };
+        let starts_word = |w: &str| {
+            after.starts_with(w)
+                && (!w.is_ascii() || after[w.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric()))
+        };
+        let found = BOUND_BEFORE
+            .iter()
+            .find(|(w, _, _)| ends_word(w))
+            .or_else(|| BOUND_AFTER.iter().find(|(w, _, _)| starts_word(w)));
+        let Some(&(_, from_below, inclusive)) = found else {
+            continue;
+        };
+        for (term, (k, u, x)) in &asked {
+            let inside = if from_below {
+                *x > bound || (inclusive && *x == bound)
+            } else {
+                *x < bound || (inclusive && *x == bound)
+            };
+            if *k == kind && *u == unit && inside && !out.contains(*term) {
+                out.push((*term).clone());
+            }
+        }
+    }
+    out
+}
+
 /// Whether `text` states a time of day ("Data refreshes nightly at 02:00 UTC"): it says when
 /// something recurs or happened as a date does.
 pub fn states_time_of_day(text: &str) -> bool {
@@ -435,6 +560,40 @@ pub fn fact_set(text: &str) -> std::collections::BTreeSet<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_bound_takes_in_the_quantities_it_covers_of_its_own_kind_and_unit() {
+        let asked =
+            |v: &[&str]| -> Vec<String> { v.iter().flat_map(|t| super::extract(t)).map(|v| v.term()).collect() };
+        let q = asked(&["25%"]);
+        assert_eq!(
+            super::bounded_terms("Discounts above 20% need approval from the CFO.", &q),
+            q
+        );
+        assert!(super::bounded_terms("Up to 20%: sales lead.", &q).is_empty());
+        // A bare number or another kind is not bounded by it.
+        assert!(super::bounded_terms("Discounts above 20 seats.", &q).is_empty());
+        assert!(super::bounded_terms("Discounts of 20% apply.", &q).is_empty());
+        assert!(super::bounded_terms("above $20", &q).is_empty());
+        // The bound's own value counts only where the bound takes it in.
+        let twenty = asked(&["20%"]);
+        assert!(super::bounded_terms("above 20%", &twenty).is_empty());
+        assert_eq!(super::bounded_terms("at least 20%", &twenty), twenty);
+        // Japanese writes the bound after the number; units must agree.
+        let days = asked(&["3日"]);
+        assert_eq!(super::bounded_terms("申請は5日以内に提出してください。", &days), days);
+        assert!(super::bounded_terms("申請は5時間以内に提出してください。", &days).is_empty());
+        let yen = asked(&["$150"]);
+        assert_eq!(super::bounded_terms("Orders over $100 ship free.", &yen), yen);
+        assert!(super::bounded_terms("Orders over ¥100 ship free.", &yen).is_empty());
+        assert_eq!(
+            super::bounded_terms("Refunds within 30 days of purchase.", &asked(&["10 days"])),
+            asked(&["10 days"])
+        );
+        assert_eq!(super::bounded_terms("a minimum of 10% off", &q), q);
+        // "over" inside a word is no bound.
+        assert!(super::bounded_terms("The rollover 20% rule", &q).is_empty());
+    }
+
     use super::*;
 
     #[test]
