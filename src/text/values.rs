@@ -377,14 +377,83 @@ fn unit(u: &str) -> &'static str {
     }
 }
 
+/// Holidays on a fixed day of the calendar, by the names English and Japanese give them, and
+/// their day ("MM-DD"): a question about "New Year's Day" or 元日 asks about January 1, which a
+/// rota or a closure notice writes as a date. Holidays whose day moves (Easter, Thanksgiving,
+/// 成人の日) are not dates, and a bare "Christmas" or "New Year" names a season as often.
+const FIXED_HOLIDAYS: &[(&str, &str)] = &[
+    // English names, each word but the last possibly possessive ("New Year's Day", "new years
+    // day", and "new year day" as question keywords write it).
+    ("new year day", "01-01"),
+    ("new year eve", "12-31"),
+    ("christmas eve", "12-24"),
+    ("christmas day", "12-25"),
+    ("boxing day", "12-26"),
+    ("valentine day", "02-14"),
+    ("halloween", "10-31"),
+    ("元日", "01-01"),
+    ("元旦", "01-01"),
+    ("大晦日", "12-31"),
+    ("大みそか", "12-31"),
+    ("クリスマスイブ", "12-24"),
+    ("クリスマス・イブ", "12-24"),
+    ("クリスマスイヴ", "12-24"),
+    ("建国記念の日", "02-11"),
+    ("天皇誕生日", "02-23"),
+    ("昭和の日", "04-29"),
+    ("憲法記念日", "05-03"),
+    ("みどりの日", "05-04"),
+    ("こどもの日", "05-05"),
+    ("山の日", "08-11"),
+    ("文化の日", "11-03"),
+    ("勤労感謝の日", "11-23"),
+];
+
+/// `FIXED_HOLIDAYS`, one group each: the English names as whole words, the Japanese ones
+/// anywhere (Japanese writes no spaces between words).
+static HOLIDAY: LazyLock<Regex> = LazyLock::new(|| {
+    let groups: Vec<String> = FIXED_HOLIDAYS
+        .iter()
+        .map(|(name, _)| {
+            if name.is_ascii() {
+                let words: Vec<String> = name.split(' ').map(regex::escape).collect();
+                let (last, rest) = words.split_last().expect("a name has a word");
+                let mut g: String = rest.iter().map(|w| format!(r"{w}(?:['’]?s)?\s+")).collect();
+                g.push_str(last);
+                format!(r"(\b{g}\b)")
+            } else {
+                format!("({})", regex::escape(name))
+            }
+        })
+        .collect();
+    re(&format!("(?i){}", groups.join("|")))
+});
+
+/// The fixed-day holidays `text` names, as dates.
+fn holidays(text: &str, out: &mut Vec<Value>) {
+    for c in HOLIDAY.captures_iter(text) {
+        let Some((k, m)) = c.iter().skip(1).enumerate().find_map(|(k, m)| Some((k, m?))) else {
+            continue;
+        };
+        out.push(Value {
+            kind: ValueKind::Date,
+            canonical: FIXED_HOLIDAYS[k].1.to_string(),
+            start: m.start(),
+            end: m.end(),
+        });
+    }
+}
+
 /// Every value in `text`, in order, without overlaps (money and dates win over plain numbers).
 pub fn extract(text: &str) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
-    // Every kind of value has a digit in it.
+    // Every kind of value has a digit in it, but for the holidays that name a day.
     if !text.bytes().any(|b| b.is_ascii_digit()) && !text.chars().any(|c| ('０'..='９').contains(&c)) {
+        holidays(text, &mut out);
         return out;
     }
-    let mut taken: Vec<(usize, usize)> = Vec::new();
+    holidays(text, &mut out);
+    let mut taken: Vec<(usize, usize)> = out.iter().map(|v| (v.start, v.end)).collect();
     let mut add = |kind, canonical: String, s: usize, e: usize, out: &mut Vec<Value>| {
         if taken.iter().any(|&(a, b)| s < b && a < e) {
             return;
@@ -560,6 +629,23 @@ pub fn fact_set(text: &str) -> std::collections::BTreeSet<String> {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_holiday_on_a_fixed_day_is_that_date_in_either_language() {
+        let dates = |t: &str| -> Vec<String> { super::extract(t).into_iter().map(|v| v.canonical).collect() };
+        assert_eq!(dates("Who is on call on New Year's Day?"), ["01-01"]);
+        assert_eq!(dates("who is on call on new year’s eve"), ["12-31"]);
+        assert_eq!(dates("元日のサポート当番は誰？"), ["01-01"]);
+        assert_eq!(dates("大晦日と元旦は休みです"), ["12-31", "01-01"]);
+        assert_eq!(dates("Closed on Christmas Day and Dec 26."), ["12-25", "12-26"]);
+        // A season, a holiday whose day moves, or a name inside another word is no date.
+        assert!(dates("Plans for the new year and Christmas season").is_empty());
+        assert!(dates("Thanksgiving week").is_empty());
+        assert!(dates("Halloweenish").is_empty());
+        // As a question's keywords write it.
+        assert_eq!(dates("covering support new year day"), ["01-01"]);
+        assert_eq!(dates("New Years Day"), ["01-01"]);
+    }
+
     #[test]
     fn a_bound_takes_in_the_quantities_it_covers_of_its_own_kind_and_unit() {
         let asked =
