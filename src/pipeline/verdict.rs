@@ -285,14 +285,45 @@ fn absent_modifier(analysis: &Analysis, q: &Asked, weights: &[ConceptWeight], ma
             .is_some_and(|gap| gap.chars().all(|c| c == ' ' || c == '-') && gap.chars().count() <= 1)
     };
     order.windows(2).any(|w| match (w[0], w[1]) {
-        ((Some(a), _, end), (Some(b), start, _)) if a != b && direct(end, start) => {
-            weights.get(a).is_some_and(|x| !x.in_pool)
+        ((Some(a), a_start, end), (Some(b), start, _)) if a != b && direct(end, start) => {
+            !progressive(q, a_start, end)
+                && weights.get(a).is_some_and(|x| !x.in_pool)
                 && can_name(analysis, a)
                 && weights.get(b).is_some_and(|x| x.in_pool)
                 && matches.get(b).is_some_and(|m| *m >= MATCHED_AT)
         }
         _ => false,
     })
+}
+
+/// Forms of "be" before a verb's "-ing" form, when a word comes before them (a question that
+/// opens with "is" may go on with a noun: "is marketing budget approved") ...
+const BE: &[&str] = &["is", "are", "was", "were", "am", "be", "been"];
+/// ... and the contractions that end in one ("who's covering", "we're migrating").
+const ENDS_IN_BE: &[&str] = &[
+    "who's", "what's", "where's", "who're", "we're", "they're", "you're", "it's", "he's", "she's", "that's", "i'm",
+];
+
+/// Whether the question's word at `start..end` is an English verb in its "-ing" form after a
+/// form of "be" ("who's covering support", "who is leading the launch"): it says what someone
+/// does, not which thing is meant, and modifies nothing.
+fn progressive(q: &Asked, start: usize, end: usize) -> bool {
+    let Some(word) = q.norm.get(start..end) else {
+        return false;
+    };
+    if !word.is_ascii() || word.len() < 5 || !word.ends_with("ing") {
+        return false;
+    }
+    let before: Vec<String> = q.norm[..start]
+        .split(|c: char| !(c.is_alphanumeric() || c == '\'' || c == '’'))
+        .filter(|w| !w.is_empty())
+        .map(|w| w.replace('’', "'"))
+        .collect();
+    match before.as_slice() {
+        [.., prev] if ENDS_IN_BE.contains(&prev.as_str()) => true,
+        [_, .., prev] => BE.contains(&prev.as_str()),
+        _ => false,
+    }
 }
 
 /// Whether concept `a` (one the question names and no source has) can say which thing is meant:
@@ -720,6 +751,21 @@ mod tests {
         assert_eq!(v.outcome, Outcome::NotFound, "{v:?}");
         let v = verdict("How is the Kubernetes upgrade to 1.31 going?", &texts);
         assert!(!v.absent_modifier, "{v:?}");
+        // A verb's "-ing" form after a form of "be" says what someone does, not which thing
+        // is meant; the same word opening a noun phrase still names it.
+        let texts = [
+            "Warehouse rota: Maria Lopez runs the Lisbon warehouse this week.",
+            "Warehouse hours are 8 to 17 on weekdays.",
+        ];
+        for q in [
+            "Who's staffing warehouse this week?",
+            "Who is staffing warehouse this week?",
+        ] {
+            let v = verdict(q, &texts);
+            assert!(!v.absent_modifier, "{q}: {v:?}");
+        }
+        let v = verdict("Where is the staffing warehouse?", &texts);
+        assert!(v.absent_modifier, "{v:?}");
     }
 
     #[test]
