@@ -358,6 +358,38 @@ const ORDINALS: &[&str] = &[
 /// Weight of an ordinal's number against the ordinal ("second": "2"), as a derived word's.
 const ORDINAL_WEIGHT: f64 = DERIVED_WEIGHT;
 
+/// The days of the week, in English and Japanese, and whether each is on the weekend: a day is
+/// also the part of the week it falls in (`WEEK_PART_WEIGHT`). A support page's hours say what
+/// happens "on weekends" or 「平日」, never on "Saturday".
+const DAYS_OF_THE_WEEK: &[(&str, bool)] = &[
+    ("monday", false),
+    ("tuesday", false),
+    ("wednesday", false),
+    ("thursday", false),
+    ("friday", false),
+    ("saturday", true),
+    ("sunday", true),
+    ("月曜日", false),
+    ("火曜日", false),
+    ("水曜日", false),
+    ("木曜日", false),
+    ("金曜日", false),
+    ("土曜日", true),
+    ("日曜日", true),
+    ("月曜", false),
+    ("火曜", false),
+    ("水曜", false),
+    ("木曜", false),
+    ("金曜", false),
+    ("土曜", true),
+    ("日曜", true),
+];
+/// The words for the weekend and for the working days, in both languages.
+const WEEKEND: &[&str] = &["weekend", "週末", "土日"];
+const WORKING_DAYS: &[&str] = &["weekday", "平日"];
+/// Weight of the part of the week against the day ("Saturday": "weekend"), as a derived word's.
+const WEEK_PART_WEIGHT: f64 = DERIVED_WEIGHT;
+
 /// The adverbial particles that make a phrasal verb with the verb before them ("shut down",
 /// "sign off", "roll out"): a closed class of English.
 const PARTICLES: &[&str] = &[
@@ -505,6 +537,15 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                 let number = vec![(n + 1).to_string()];
                 if !alts.iter().any(|(x, _)| *x == number) {
                     alts.push((number, ORDINAL_WEIGHT));
+                }
+            }
+            // A day of the week is also the part of the week it is in.
+            if let Some(&(_, weekend)) = DAYS_OF_THE_WEEK.iter().find(|(d, _)| w.eq_ignore_ascii_case(d)) {
+                for part in if weekend { WEEKEND } else { WORKING_DAYS } {
+                    let t = text::terms(part);
+                    if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
+                        alts.push((t, WEEK_PART_WEIGHT));
+                    }
                 }
             }
             // The dictionary's translations, where the lexicon (which a person wrote for their
@@ -1468,6 +1509,33 @@ mod tests {
             "{:?}",
             third.alternatives
         );
+    }
+
+    #[test]
+    fn a_day_of_the_week_is_also_the_part_of_the_week_it_is_in() {
+        // Written for this test: office hours are written for weekends and weekdays.
+        for (q, day, part) in [
+            ("Is the office open on Saturday?", "saturday", "weekend"),
+            ("Is the office open on Tuesday?", "tuesday", "weekday"),
+            ("日曜日はオフィスに入れますか？", "日曜日", "週末"),
+        ] {
+            let a = analyze(q, now(), &lexicon());
+            let Some(c) = a
+                .concepts
+                .iter()
+                .find(|c| c.alternatives[0].0.iter().any(|t| text::terms(day).contains(t)))
+            else {
+                // Without IPADIC a Japanese question may cut the day otherwise.
+                assert!(text::is_japanese(day), "{q}: {:?}", a.concepts);
+                continue;
+            };
+            let want = text::terms(part);
+            assert!(
+                c.alternatives.iter().any(|(t, w)| *t == want && *w == WEEK_PART_WEIGHT),
+                "{q}: {:?}",
+                c.alternatives
+            );
+        }
     }
 
     #[test]
