@@ -289,6 +289,19 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
         titles.as_deref(),
         subjects.as_deref(),
     );
+    let (lead, lead_reason) = if lead == 0
+        && let Some(i) = in_the_askers_language(&clusters, &claims, ja, asks_person.then_some(people.as_slice()))
+    {
+        (
+            i,
+            format!(
+                "it says as much as the best evidence in the question's language, which the best evidence is not in, scoring within {:.0}% of it",
+                LANGUAGE_LEAD_REACH * 100.0
+            ),
+        )
+    } else {
+        (lead, lead_reason)
+    };
     let mut confidence = confidence::estimate(&clusters, lead, disagreement.as_ref(), input.now);
     if verdict.coverage < ANSWER_COVERAGE && found {
         // Answered because the evidence stands out, not because it repeats the question.
@@ -535,6 +548,54 @@ fn lead_for(input: &ComposeInput, c: &Cluster, claim: &conflict::Claim, people: 
 /// Evidence within this share of the best score may lead when it states the value the question
 /// asks for and the best does not.
 const VALUE_LEAD_REACH: f64 = 0.8;
+/// Evidence in the question's language within this share of the best score may lead in place of
+/// the best evidence in the other language, when it says as much.
+const LANGUAGE_LEAD_REACH: f64 = 0.95;
+/// ... and not older than the best evidence by more than this many days (the same week's word).
+const SAME_TIME_DAYS: i64 = 7;
+
+/// The nearest cluster below the best, within `LANGUAGE_LEAD_REACH`, in the question's language
+/// (`ja`) where the best evidence is not, that says as much as the best: it covers as much of
+/// the question, states a value of the asked kind if the best does, names someone if the best
+/// does (`people`, for "who"), and is no older than the best by more than `SAME_TIME_DAYS`. A reader asked in one language; the same word in theirs,
+/// about as strong, is the better answer, and the other-language copy stays cited.
+fn in_the_askers_language(
+    clusters: &[Cluster],
+    claims: &[conflict::Claim],
+    ja: bool,
+    people: Option<&[String]>,
+) -> Option<usize> {
+    let first = clusters.first()?;
+    if in_language(first.rep(), ja) {
+        return None;
+    }
+    let top = first.score();
+    let names = |i: usize| people.is_some_and(|p| names_someone(&clusters[i], &claims[i], p));
+    // An older word is no substitute for a later one (a plan beside the update that moved it).
+    let since = first.rep().hit.timestamp;
+    let newer_or_undated = |c: &Cluster| {
+        since.is_none_or(|s| {
+            c.rep()
+                .hit
+                .timestamp
+                .is_none_or(|t| t >= s - chrono::Duration::days(SAME_TIME_DAYS))
+        })
+    };
+    clusters
+        .iter()
+        .enumerate()
+        .skip(1)
+        .take_while(|(_, c)| c.score() >= top * LANGUAGE_LEAD_REACH)
+        .find(|(i, c)| {
+            in_language(c.rep(), ja)
+                && c.rep().coverage >= first.rep().coverage
+                && (claims[0].value.is_none() || claims[*i].value.is_some())
+                && (!names(0) || names(*i))
+                && newer_or_undated(c)
+        })
+        .map(|(i, _)| i)
+}
+
 /// Evidence within this share of the best score may lead a "who" question when it names someone
 /// in a role and the best does not: evidence that names nobody answers "who" only by its
 /// author, a guess, where an assignee or a named person is the answer itself.
@@ -1810,6 +1871,51 @@ mod tests {
         assert_eq!(lead(0.4, 0.3), 0);
         // Covering ANSWER_COVERAGE, it leads whatever the best evidence covers.
         assert_eq!(lead(0.9, ANSWER_COVERAGE), 1);
+    }
+
+    #[test]
+    fn evidence_in_the_askers_language_that_says_as_much_leads() {
+        use crate::pipeline::rank::Evidence;
+        use crate::text::values::ValueKind;
+        // Written for this test: the same rule in a Japanese message and an English page.
+        let cluster = |native: &str, when: &str, text: &str, score: f64| {
+            let mut e = Evidence::plain(chat(native, "Ana Costa", when, text), score);
+            e.coverage = 0.6;
+            Cluster { members: vec![e] }
+        };
+        let claim = |statement: &str| conflict::Claim {
+            statement: statement.into(),
+            passage: statement.into(),
+            candidates: Vec::new(),
+            standing: statement.into(),
+            value: conflict::stated_value(statement, ValueKind::Duration),
+            date: None,
+            withdraws: Vec::new(),
+        };
+        let lead = |second: f64, when: &str, english: &str, ja: bool| {
+            let clusters = [
+                cluster(
+                    "kilns/1.000002",
+                    "2026-11-10T09:00:00Z",
+                    "窯の警報には20分以内に対応します。",
+                    0.5,
+                ),
+                cluster("kilns/1.000001", when, english, second),
+            ];
+            let claims: Vec<_> = clusters.iter().map(|c| claim(&c.rep().hit.text)).collect();
+            in_the_askers_language(&clusters, &claims, ja, None)
+        };
+        let rule = "Kiln alarms get a reply within 20 minutes.";
+        assert_eq!(lead(0.49, "2026-11-09T09:00:00Z", rule, false), Some(1));
+        // Not for a Japanese question, nor far below the best, nor much older than it, nor
+        // without the value the best states.
+        assert_eq!(lead(0.49, "2026-11-09T09:00:00Z", rule, true), None);
+        assert_eq!(lead(0.40, "2026-11-09T09:00:00Z", rule, false), None);
+        assert_eq!(lead(0.49, "2026-10-01T09:00:00Z", rule, false), None);
+        assert_eq!(
+            lead(0.49, "2026-11-09T09:00:00Z", "Kiln alarms get a quick reply.", false),
+            None
+        );
     }
 
     #[test]
