@@ -557,8 +557,9 @@ const SAME_TIME_DAYS: i64 = 7;
 /// The nearest cluster below the best, within `LANGUAGE_LEAD_REACH`, in the question's language
 /// (`ja`) where the best evidence is not, that says as much as the best: it covers as much of
 /// the question, states a value of the asked kind if the best does, names someone if the best
-/// does (`people`, for "who"), and is no older than the best by more than `SAME_TIME_DAYS`. A reader asked in one language; the same word in theirs,
-/// about as strong, is the better answer, and the other-language copy stays cited.
+/// does (`people`, for "who"), and is no older than the best by more than `SAME_TIME_DAYS`. A
+/// reader asked in one language; the same word in theirs, about as strong, is the better
+/// answer, and the other-language copy stays cited.
 fn in_the_askers_language(
     clusters: &[Cluster],
     claims: &[conflict::Claim],
@@ -636,11 +637,7 @@ fn same_subject(clusters: &[Cluster], analysis: &Analysis) -> Vec<bool> {
     let covers = |c: &Cluster| {
         let rep = c.rep();
         let text = format!("{} {}", rep.hit.title, rep.hit.text);
-        let mut values = crate::text::values::terms(&text);
-        values.extend(crate::text::values::bounded_terms(
-            &text,
-            &rank::bounded_values(analysis),
-        ));
+        let values = crate::text::values::terms_for(&text, &rank::bounded_values(analysis));
         rank::which_concepts(&text, analysis)
             .into_iter()
             .zip(&analysis.concepts)

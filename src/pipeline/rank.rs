@@ -354,9 +354,7 @@ fn count_units(
                     shape = part_shape;
                 }
                 if values {
-                    let stated = crate::text::values::terms(&part);
-                    let bounded = crate::text::values::bounded_terms(&part, bounded);
-                    for t in stated.into_iter().chain(bounded) {
+                    for t in crate::text::values::terms_for(&part, bounded) {
                         if let Some(&id) = terms.get(&t) {
                             found.push(id);
                         }
@@ -1647,8 +1645,7 @@ fn token_set(text_: &str, values: bool, bounded: &[String]) -> FxHashSet<String>
         }
     });
     if values {
-        toks.extend(text::values::terms(text_));
-        toks.extend(text::values::bounded_terms(text_, bounded));
+        toks.extend(text::values::terms_for(text_, bounded));
     }
     toks
 }
@@ -1659,10 +1656,11 @@ fn states_value(analysis: &Analysis) -> bool {
 }
 
 /// The value terms of the quantities the question states as they are ("can I give 25% off"),
-/// which a bound in a text takes in (`values::bounded_terms`: "discounts above 20% need the
-/// CFO"). None when the question bounds its quantity itself ("who approves discounts above
-/// 25%", "within 15 minutes"): a threshold of its own is matched as written, and a text's
-/// wider bound ("within 30 minutes") is another threshold.
+/// which a bound in a text takes in (`values::terms_for`: "discounts above 20% need the CFO").
+/// None when the question bounds its quantity itself (`Analysis::bound`: "who approves
+/// discounts above 25%"): a threshold of its own is matched as written. (`values::bound` does
+/// not read "within" as a bound, so a question "within 15 minutes" is still taken in by a
+/// text's "within 30 minutes".)
 pub(crate) fn bounded_values(analysis: &Analysis) -> Vec<String> {
     if analysis.bound.is_some() {
         return Vec::new();

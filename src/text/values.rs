@@ -247,6 +247,10 @@ const BOUND_AFTER: &[(&str, bool, bool)] = &[
     ("まで", false, true),
 ];
 
+/// Characters read on each side of a value for a bound: more than the longest bound's words
+/// ("in excess of") and the character that must not continue a word.
+const BOUND_READ_CHARS: usize = 24;
+
 /// A value's quantity, for comparing it with a bound: its kind and unit (the currency, the
 /// duration's unit) and its amount. Dates and bare numbers have none (a bare number counts
 /// anything).
@@ -266,12 +270,18 @@ fn quantity(kind: ValueKind, canonical: &str) -> Option<(ValueKind, String, f64)
     Some((kind, unit, amount.parse().ok()?))
 }
 
+/// `bounded_of`, reading the values of `text` itself.
+#[cfg(test)]
+fn bounded_terms(text: &str, asked: &[String]) -> Vec<String> {
+    bounded_of(text, &extract(text), asked)
+}
+
 /// The value terms among `asked` (a question's, as `Value::term` writes them) that a bound
-/// `text` states takes in: "Discounts above 20% need approval from the CFO" takes in a
-/// question's "25%", and 「5日以内」 its "3 days", of the same kind and unit; "up to 20%" does
-/// not take in 25%. A question about a quantity is answered by the rule whose threshold it
+/// `text` states (of its `values`) takes in: "Discounts above 20% need approval from the CFO"
+/// takes in a question's "25%", and 「5日以内」 its "3 days", of the same kind and unit; "up to
+/// 20%" does not take in 25%. A question about a quantity is answered by the rule whose threshold it
 /// falls under, which never writes the question's number.
-pub fn bounded_terms(text: &str, asked: &[String]) -> Vec<String> {
+fn bounded_of(text: &str, values: &[Value], asked: &[String]) -> Vec<String> {
     let asked: Vec<(&String, (ValueKind, String, f64))> = asked
         .iter()
         .filter_map(|t| {
@@ -289,12 +299,25 @@ pub fn bounded_terms(text: &str, asked: &[String]) -> Vec<String> {
         return Vec::new();
     }
     let mut out = Vec::new();
-    for v in extract(text) {
+    for v in values {
         let Some((kind, unit, bound)) = quantity(v.kind, &v.canonical) else {
             continue;
         };
-        let before = text[..v.start].trim_end().to_lowercase();
-        let after = text[v.end..].trim_start().to_lowercase();
+        // The few characters on each side that can hold a bound's words and the character
+        // before or after them, not the whole rest of the text for every value.
+        let before: String = text[..v.start]
+            .trim_end()
+            .chars()
+            .rev()
+            .take(BOUND_READ_CHARS)
+            .collect();
+        let before: String = before.chars().rev().collect::<String>().to_lowercase();
+        let after: String = text[v.end..]
+            .trim_start()
+            .chars()
+            .take(BOUND_READ_CHARS)
+            .collect::<String>()
+            .to_lowercase();
         let ends_word = |w: &str| {
             before.ends_with(w)
                 && before[..before.len() - w.len()]
@@ -448,11 +471,10 @@ fn holidays(text: &str, out: &mut Vec<Value>) {
 pub fn extract(text: &str) -> Vec<Value> {
     let mut out: Vec<Value> = Vec::new();
     // Every kind of value has a digit in it, but for the holidays that name a day.
+    holidays(text, &mut out);
     if !text.bytes().any(|b| b.is_ascii_digit()) && !text.chars().any(|c| ('０'..='９').contains(&c)) {
-        holidays(text, &mut out);
         return out;
     }
-    holidays(text, &mut out);
     let mut taken: Vec<(usize, usize)> = out.iter().map(|v| (v.start, v.end)).collect();
     let mut add = |kind, canonical: String, s: usize, e: usize, out: &mut Vec<Value>| {
         if taken.iter().any(|&(a, b)| s < b && a < e) {
@@ -544,7 +566,20 @@ pub fn extract(text: &str) -> Vec<Value> {
 /// states ("closed from December 27 to January 4" holds 12-29 too): a question about a day
 /// inside a period is about that period.
 pub fn terms(text: &str) -> Vec<String> {
+    terms_of(text, &extract(text))
+}
+
+/// `terms`, and the value terms among `asked` (a question's) that a bound of `text` takes in
+/// (`bounded_of`), from one reading of its values.
+pub fn terms_for(text: &str, asked: &[String]) -> Vec<String> {
     let values = extract(text);
+    let mut out = terms_of(text, &values);
+    out.extend(bounded_of(text, &values, asked));
+    out
+}
+
+/// `terms` with the values of `text` extracted.
+fn terms_of(text: &str, values: &[Value]) -> Vec<String> {
     let mut out: Vec<String> = values.iter().map(Value::term).collect();
     // A period within one month writes its month once: "Dec 30–31", 「12月30日〜31日」. Its
     // last day is a bare number (or a count of days, to the reader of 「31日」).

@@ -358,6 +358,14 @@ const ORDINALS: &[&str] = &[
 /// Weight of an ordinal's number against the ordinal ("second": "2"), as a derived word's.
 const ORDINAL_WEIGHT: f64 = DERIVED_WEIGHT;
 
+/// Adds `terms` to a concept's alternatives with `weight`, unless they are empty or already
+/// there (the first weight given stands).
+fn add_alternative(alts: &mut Vec<(Vec<String>, f64)>, terms: Vec<String>, weight: f64) {
+    if !terms.is_empty() && !alts.iter().any(|(x, _)| *x == terms) {
+        alts.push((terms, weight));
+    }
+}
+
 /// The days of the week, in English and Japanese, and whether each is on the weekend: a day is
 /// also the part of the week it falls in (`WEEK_PART_WEIGHT`). A support page's hours say what
 /// happens "on weekends" or 「平日」, never on "Saturday".
@@ -521,31 +529,22 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
             }
             let mut alts = vec![(toks, 1.0)];
             for syn in syns {
-                let t = text::terms(&syn);
-                if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
-                    // The same word in the other language is nearer than a synonym.
-                    let weight = if text::is_japanese(&syn) != text::is_japanese(w) {
-                        TRANSLATION_WEIGHT
-                    } else {
-                        EXPANSION_WEIGHT
-                    };
-                    alts.push((t, weight));
-                }
+                // The same word in the other language is nearer than a synonym.
+                let weight = if text::is_japanese(&syn) != text::is_japanese(w) {
+                    TRANSLATION_WEIGHT
+                } else {
+                    EXPANSION_WEIGHT
+                };
+                add_alternative(&mut alts, text::terms(&syn), weight);
             }
             // An ordinal is also its number: "the second week" is "Week 2" in a page's heading.
             if let Some(n) = ORDINALS.iter().position(|o| w.eq_ignore_ascii_case(o)) {
-                let number = vec![(n + 1).to_string()];
-                if !alts.iter().any(|(x, _)| *x == number) {
-                    alts.push((number, ORDINAL_WEIGHT));
-                }
+                add_alternative(&mut alts, vec![(n + 1).to_string()], ORDINAL_WEIGHT);
             }
             // A day of the week is also the part of the week it is in.
             if let Some(&(_, weekend)) = DAYS_OF_THE_WEEK.iter().find(|(d, _)| w.eq_ignore_ascii_case(d)) {
                 for part in if weekend { WEEKEND } else { WORKING_DAYS } {
-                    let t = text::terms(part);
-                    if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
-                        alts.push((t, WEEK_PART_WEIGHT));
-                    }
+                    add_alternative(&mut alts, text::terms(part), WEEK_PART_WEIGHT);
                 }
             }
             // The dictionary's translations, where the lexicon (which a person wrote for their
@@ -553,10 +552,7 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
             let lexicon_translates = alts.iter().any(|(_, wt)| *wt == TRANSLATION_WEIGHT);
             for (_, list) in translated.iter().filter(|(x, _)| x == w && !lexicon_translates) {
                 for tr in list {
-                    let t = text::terms(&tr.text);
-                    if !t.is_empty() && !alts.iter().any(|(x, _)| *x == t) {
-                        alts.push((t, tr.weight));
-                    }
+                    add_alternative(&mut alts, text::terms(&tr.text), tr.weight);
                 }
             }
             // A name is never the asker's phrasing, however often the language uses it; nor
