@@ -151,6 +151,8 @@ struct RawPolicy {
     #[serde(default)]
     conclusion_bonus: f64,
     #[serde(default)]
+    location_words: bool,
+    #[serde(default)]
     sources: BTreeMap<String, RawSourcePref>,
     #[serde(default)]
     broaden: Vec<Broaden>,
@@ -207,6 +209,11 @@ pub struct Policy {
     /// Highest authority first.
     pub authority: Vec<EvidenceKind>,
     pub conclusion_bonus: f64,
+    /// Whether the words of where a text lives (a chat's channel or room, a page's parent, a
+    /// tool's server) count as the text's own in ranking: a topic of its own for questions that
+    /// name a topic or a place (an overview, a document), a blur of every text of one channel
+    /// for a pointed question.
+    pub location_words: bool,
     /// By source name or source kind.
     pub sources: BTreeMap<String, SourcePref>,
     pub broaden: Vec<Broaden>,
@@ -246,8 +253,8 @@ impl Policy {
     /// This policy blended with `other`'s, `other` counting `share` (0..1): the weights, the
     /// half-life, the conclusion bonus and each source's weight in proportion; the authority
     /// order by the blended authority of each kind; every source either policy asks is asked,
-    /// at the larger of their limits; broadening steps of either. The intent and the answer
-    /// stay this policy's. For a question whose top two intents are close.
+    /// at the larger of their limits; broadening steps of either. The intent, the answer and
+    /// whether location words count stay this policy's. For a question whose top two intents are close.
     pub fn blend(&self, other: &Policy, share: f64) -> Policy {
         let s = share.clamp(0.0, 1.0);
         let mix = |a: f64, b: f64| (1.0 - s) * a + s * b;
@@ -300,6 +307,7 @@ impl Policy {
             half_life_days: mix(self.half_life_days, other.half_life_days),
             authority: kinds.into_iter().map(|(k, _)| k).collect(),
             conclusion_bonus: mix(self.conclusion_bonus, other.conclusion_bonus),
+            location_words: self.location_words,
             sources,
             broaden,
             relevance_gate: self.relevance_gate && other.relevance_gate,
@@ -315,6 +323,7 @@ impl Policy {
             half_life_days: 90.0,
             authority: EvidenceKind::ALL.to_vec(),
             conclusion_bonus: 0.0,
+            location_words: false,
             sources: BTreeMap::new(),
             broaden: vec![Broaden::DropDates, Broaden::DropLocation, Broaden::DropMinorKeywords],
             relevance_gate: true,
@@ -792,6 +801,7 @@ fn validate_policy(
         half_life_days: raw.freshness.half_life_days,
         authority,
         conclusion_bonus: raw.conclusion_bonus,
+        location_words: raw.location_words,
         sources,
         broaden: raw.broaden,
         relevance_gate: true,

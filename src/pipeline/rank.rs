@@ -264,10 +264,17 @@ fn adjacent_pairs(question: &str) -> Vec<(String, String)> {
 }
 
 /// The texts of a unit that are scored, in order: the title (not for chat, whose title is cut
-/// from its own text), the passage, and on a hit's first unit its author and properties.
+/// from its own text), the passage, and on a hit's first unit where it lives (with
+/// `locations`: the channel, room, parent page or tool server), its author and properties.
 /// Words are adjacent only within one part.
-fn scoring_parts<'h>(h: &'h Hit, passage: &'h str, first: bool) -> impl Iterator<Item = std::borrow::Cow<'h, str>> {
+fn scoring_parts<'h>(
+    h: &'h Hit,
+    passage: &'h str,
+    first: bool,
+    locations: bool,
+) -> impl Iterator<Item = std::borrow::Cow<'h, str>> {
     let title = (h.kind != EvidenceKind::Chat).then_some(h.title.as_str().into());
+    let location = (first && locations && !h.location.is_empty()).then(|| h.location.trim_start_matches('#').into());
     let author = h.author.as_deref().filter(|_| first).map(Into::into);
     let properties = h
         .properties
@@ -277,6 +284,7 @@ fn scoring_parts<'h>(h: &'h Hit, passage: &'h str, first: bool) -> impl Iterator
     title
         .into_iter()
         .chain(std::iter::once(passage.into()))
+        .chain(location)
         .chain(author)
         .chain(properties)
 }
@@ -300,6 +308,8 @@ fn term_id(terms: &mut QueryTerms, t: &str) -> u32 {
 ///
 /// Everything else that costs a pass over a hit's text is measured here too, on all cores:
 /// each passage's length and whether a chat message is a conclusion (with `conclusions`).
+/// With `locations` (the policy's `location_words`), a hit's first unit also counts the words
+/// of where it lives.
 fn count_units(
     hits: &[Hit],
     terms: &QueryTerms,
@@ -307,6 +317,7 @@ fn count_units(
     vocabulary: bool,
     conclusions: Option<&Lexicon>,
     bounded: &[String],
+    locations: bool,
 ) -> (Vec<Unit>, FxHashSet<String>) {
     // The question states a value: passages are read for their values too (`Value::term`).
     let values = terms
@@ -332,7 +343,7 @@ fn count_units(
             // The passage's own shape (the part after the title, when there is one).
             let passage_part = usize::from(h.kind != EvidenceKind::Chat);
             let mut shape = text::Shape::default();
-            for (p, part) in scoring_parts(h, passage, k == 0).enumerate() {
+            for (p, part) in scoring_parts(h, passage, k == 0, locations).enumerate() {
                 let mut prev: Option<u32> = None;
                 let part_shape = text::for_each_token(&part, |t, _, _| {
                     len += 1;
@@ -570,7 +581,15 @@ impl Counted {
         }
         let conclusions = (cx.policy.conclusion_bonus > 0.0).then_some(cx.lexicon);
         let bounded = bounded_values(cx.analysis);
-        let (mut units, vocab) = count_units(hits, &terms, &question_pairs, true, conclusions, &bounded);
+        let (mut units, vocab) = count_units(
+            hits,
+            &terms,
+            &question_pairs,
+            true,
+            conclusions,
+            &bounded,
+            cx.policy.location_words,
+        );
         let mut df = document_frequencies(&units, terms.len());
         // Latin words of the question that the pool lacks may be typos or name variants: their
         // stand-ins are the pool's words close to them, counted in a second pass.
@@ -611,7 +630,16 @@ impl Counted {
             }
             // Stand-ins that are the question's own words are counted already.
             if terms.len() > known {
-                units = count_units(hits, &terms, &question_pairs, false, conclusions, &bounded).0;
+                units = count_units(
+                    hits,
+                    &terms,
+                    &question_pairs,
+                    false,
+                    conclusions,
+                    &bounded,
+                    cx.policy.location_words,
+                )
+                .0;
                 df = document_frequencies(&units, terms.len());
             }
         }
@@ -627,7 +655,16 @@ impl Counted {
                 }
             }
             if terms.len() > known {
-                units = count_units(hits, &terms, &question_pairs, false, conclusions, &bounded).0;
+                units = count_units(
+                    hits,
+                    &terms,
+                    &question_pairs,
+                    false,
+                    conclusions,
+                    &bounded,
+                    cx.policy.location_words,
+                )
+                .0;
                 df = document_frequencies(&units, terms.len());
             }
         }
@@ -642,7 +679,16 @@ impl Counted {
                 .collect();
             meanings_of.extend(meaning_stand_ins(hits, &units, &mut terms, &df, &stood, cx, encoder));
             if terms.len() > known {
-                units = count_units(hits, &terms, &question_pairs, false, conclusions, &bounded).0;
+                units = count_units(
+                    hits,
+                    &terms,
+                    &question_pairs,
+                    false,
+                    conclusions,
+                    &bounded,
+                    cx.policy.location_words,
+                )
+                .0;
                 df = document_frequencies(&units, terms.len());
             }
         }
@@ -2237,6 +2283,43 @@ mod tests {
         in_context("Who approves refunds above 15%?", Intent::Person, |cx| {
             assert!(bounded_values(cx.analysis).is_empty());
         });
+    }
+
+    #[test]
+    fn where_a_text_lives_counts_as_its_words_where_the_policy_says_so() {
+        // Written for this test: a warehouse update in #logistics that never says "logistics",
+        // and a message elsewhere that does.
+        let pool = || {
+            let mut update = hit(
+                "slack",
+                "logistics/1",
+                EvidenceKind::Chat,
+                "Osaka warehouse: 3 new forklifts arrived, the night shift starts Monday.",
+                "2026-11-10",
+            );
+            update.location = "#logistics".into();
+            let mut other = hit(
+                "slack",
+                "general/1",
+                EvidenceKind::Chat,
+                "The Osaka office party is on Friday.",
+                "2026-11-10",
+            );
+            other.location = "#general".into();
+            vec![update, other]
+        };
+        let q = "What's going on with logistics in Osaka?";
+        let p = policies();
+        assert!(p.get(Intent::Exploratory).location_words);
+        assert!(!p.get(Intent::Factual).location_words);
+        let top = ranked(q, Intent::Exploratory, pool());
+        assert_eq!(top[0].hit.id, "slack:logistics/1", "{top:?}");
+        assert!(top[0].coverage > top[1].coverage, "{top:?}");
+        // A pointed question's policy reads the texts alone: the channel adds nothing.
+        let top = ranked(q, Intent::Factual, pool());
+        let update = top.iter().find(|e| e.hit.id == "slack:logistics/1").unwrap();
+        let other = top.iter().find(|e| e.hit.id == "slack:general/1").unwrap();
+        assert!((update.coverage - other.coverage).abs() < 1e-9, "{top:?}");
     }
 
     #[test]
