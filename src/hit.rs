@@ -141,7 +141,19 @@ impl Hit {
             properties: BTreeMap::new(),
         }
     }
+
+    /// Where the hit lives, when that names a place of its own (a channel, a room, a parent
+    /// page, a tool's server), not only which source it came from: not the source's name, and
+    /// not a source's label for "no parent known" (`NO_PLACE`).
+    pub fn place(&self) -> Option<&str> {
+        let l = self.location.trim().trim_start_matches('#');
+        (!l.is_empty() && !l.eq_ignore_ascii_case(&self.source) && !NO_PLACE.contains(&l)).then_some(l)
+    }
 }
+
+/// The locations a source gives a hit whose place it does not know (Notion's search results
+/// and database rows without a parent): shown, but naming no topic.
+pub const NO_PLACE: [&str; 2] = ["Notion", "Notion database"];
 
 /// Normalises a Notion page id to 32 lower-case hex digits (dashes removed), or `None` when it
 /// is not one.
@@ -176,6 +188,24 @@ pub fn slack_ts_to_time(ts: &str) -> Option<DateTime<Utc>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_place_is_where_a_hit_lives_not_which_source_it_came_from() {
+        let mut h = Hit::new(
+            "slack",
+            "sales/1",
+            EvidenceKind::Chat,
+            "Japan pipeline: 14 opportunities.",
+        );
+        h.location = "#sales".into();
+        assert_eq!(h.place(), Some("sales"));
+        h.location = "Engineering Wiki".into();
+        assert_eq!(h.place(), Some("Engineering Wiki"));
+        for none in ["", "#", "Slack", "Notion", "Notion database"] {
+            h.location = none.into();
+            assert_eq!(h.place(), None, "{none:?}");
+        }
+    }
 
     #[test]
     fn notion_ids_are_normalised() {

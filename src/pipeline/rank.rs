@@ -265,7 +265,8 @@ fn adjacent_pairs(question: &str) -> Vec<(String, String)> {
 
 /// The texts of a unit that are scored, in order: the title (not for chat, whose title is cut
 /// from its own text), the passage, and on a hit's first unit where it lives (with
-/// `locations`: the channel, room, parent page or tool server), its author and properties.
+/// `locations`: its `Hit::place`, the channel, room, parent page or tool server), its author and
+/// properties.
 /// Words are adjacent only within one part.
 fn scoring_parts<'h>(
     h: &'h Hit,
@@ -274,7 +275,7 @@ fn scoring_parts<'h>(
     locations: bool,
 ) -> impl Iterator<Item = std::borrow::Cow<'h, str>> {
     let title = (h.kind != EvidenceKind::Chat).then_some(h.title.as_str().into());
-    let location = (first && locations && !h.location.is_empty()).then(|| h.location.trim_start_matches('#').into());
+    let location = h.place().filter(|_| first && locations).map(Into::into);
     let author = h.author.as_deref().filter(|_| first).map(Into::into);
     let properties = h
         .properties

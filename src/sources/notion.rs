@@ -148,7 +148,7 @@ pub fn parse_hosted_search(source: &str, text: &str) -> Result<Vec<Hit>, SourceE
         h.url = r.get("url").and_then(Value::as_str).map(str::to_string);
         h.timestamp = r.get("timestamp").and_then(time_of);
         h.native_rank = rank;
-        h.location = "Notion".into();
+        h.location = crate::hit::NO_PLACE[0].into();
         hits.push(h);
     }
     Ok(hits)
@@ -298,10 +298,11 @@ pub fn parse_api_search(source: &str, text: &str) -> Result<(Vec<Hit>, bool), So
         h.timestamp = r.get("last_edited_time").and_then(time_of);
         h.native_rank = rank;
         h.location = if in_db {
-            "Notion database".into()
+            crate::hit::NO_PLACE[1]
         } else {
-            "Notion".into()
-        };
+            crate::hit::NO_PLACE[0]
+        }
+        .into();
         if let Some(p) = props {
             for (k, pv) in p {
                 if let Some(s) = property_text(pv) {
