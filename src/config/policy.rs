@@ -254,7 +254,8 @@ impl Policy {
     /// half-life, the conclusion bonus and each source's weight in proportion; the authority
     /// order by the blended authority of each kind; every source either policy asks is asked,
     /// at the larger of their limits; broadening steps of either. The intent, the answer and
-    /// whether location words count stay this policy's. For a question whose top two intents are close.
+    /// whether location words count stay this policy's. For a question whose top two intents
+    /// are close.
     pub fn blend(&self, other: &Policy, share: f64) -> Policy {
         let s = share.clamp(0.0, 1.0);
         let mix = |a: f64, b: f64| (1.0 - s) * a + s * b;

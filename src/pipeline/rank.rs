@@ -592,6 +592,21 @@ impl Counted {
             cx.policy.location_words,
         );
         let mut df = document_frequencies(&units, terms.len());
+        // The pool counted again, and its document frequencies, once stand-ins joined the terms.
+        let recount = |terms: &QueryTerms| {
+            let units = count_units(
+                hits,
+                terms,
+                &question_pairs,
+                false,
+                conclusions,
+                &bounded,
+                cx.policy.location_words,
+            )
+            .0;
+            let df = document_frequencies(&units, terms.len());
+            (units, df)
+        };
         // Latin words of the question that the pool lacks may be typos or name variants: their
         // stand-ins are the pool's words close to them, counted in a second pass.
         let latin = |t: &str| t.len() >= FUZZY_MIN_LEN && t.is_ascii();
@@ -631,17 +646,7 @@ impl Counted {
             }
             // Stand-ins that are the question's own words are counted already.
             if terms.len() > known {
-                units = count_units(
-                    hits,
-                    &terms,
-                    &question_pairs,
-                    false,
-                    conclusions,
-                    &bounded,
-                    cx.policy.location_words,
-                )
-                .0;
-                df = document_frequencies(&units, terms.len());
+                (units, df) = recount(&terms);
             }
         }
         let mut synonyms_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
@@ -656,17 +661,7 @@ impl Counted {
                 }
             }
             if terms.len() > known {
-                units = count_units(
-                    hits,
-                    &terms,
-                    &question_pairs,
-                    false,
-                    conclusions,
-                    &bounded,
-                    cx.policy.location_words,
-                )
-                .0;
-                df = document_frequencies(&units, terms.len());
+                (units, df) = recount(&terms);
             }
         }
         let mut meanings_of: FxHashMap<String, Vec<u32>> = FxHashMap::default();
@@ -680,17 +675,7 @@ impl Counted {
                 .collect();
             meanings_of.extend(meaning_stand_ins(hits, &units, &mut terms, &df, &stood, cx, encoder));
             if terms.len() > known {
-                units = count_units(
-                    hits,
-                    &terms,
-                    &question_pairs,
-                    false,
-                    conclusions,
-                    &bounded,
-                    cx.policy.location_words,
-                )
-                .0;
-                df = document_frequencies(&units, terms.len());
+                (units, df) = recount(&terms);
             }
         }
         Counted {
