@@ -248,8 +248,14 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
     // What each cluster claims, read once for the lead, support, conflicts and snippets.
     let asks_person = asks_for_person(input.analysis);
     let people = conflict::people(&clusters, asks_person);
-    let claims = conflict::claims(&clusters, input.analysis, input.lexicon, &people);
     let semantic = input.encoder.is_some() && input.policy.weights.semantic > 0.0;
+    let claims = conflict::claims(
+        &clusters,
+        input.analysis,
+        input.lexicon,
+        &people,
+        input.encoder.filter(|_| semantic),
+    );
     let focus = input.analysis.focus;
     // Whether the best evidence states what the question asks for: a value of the asked kind,
     // or someone in a role.
@@ -331,7 +337,7 @@ pub fn compose(input: ComposeInput, outcomes: Vec<SourceOutcome>) -> AskResponse
             &verdict,
         )
     } else {
-        let (text, end) = write_not_found(&input, &clusters, &reports);
+        let (text, end) = write_not_found(&input, &clusters, &reports, input.encoder.filter(|_| semantic));
         (text, end, end)
     };
     AskResponse {
@@ -1308,7 +1314,13 @@ fn disclosure(reports: &[SourceReport], a: &Analysis) -> String {
     }
 }
 
-fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[SourceReport]) -> (String, usize) {
+/// `encoder`: the sentence encoder where the policy weighs meaning (`conflict::choose_among`).
+fn write_not_found(
+    input: &ComposeInput,
+    clusters: &[Cluster],
+    reports: &[SourceReport],
+    encoder: Option<&crate::text::encoder::Encoder>,
+) -> (String, usize) {
     let searched: Vec<&str> = reports
         .iter()
         .filter(|r| matches!(r.status, SourceStatus::Ok | SourceStatus::Empty))
@@ -1333,7 +1345,7 @@ fn write_not_found(input: &ComposeInput, clusters: &[Cluster], reports: &[Source
             " The {closest} {}: “{}” ({}).",
             how_close(c.rep()),
             text::truncate_chars(
-                &conflict::best_sentence(c.rep(), input.analysis, input.lexicon, None),
+                &conflict::choose_among(c.rep(), input.analysis, input.lexicon, None, &[], encoder).sentence,
                 120
             ),
             attribution(c)

@@ -8,6 +8,7 @@ use crate::pipeline::dedup::Cluster;
 use crate::pipeline::query::{Analysis, AnswerType};
 use crate::pipeline::rank::Evidence;
 use crate::text;
+use crate::text::encoder::Encoder;
 use crate::text::values::{self, ValueKind};
 
 /// One side of a disagreement.
@@ -114,6 +115,55 @@ fn reading_window(text: &str, range: (usize, usize)) -> (usize, usize, Vec<(usiz
     (from, to, open)
 }
 
+/// A statement of a text must be this close to the question by the sentence encoder's cosine
+/// (read with its section: "Pricing Policy › Non-profits get 30% off Pro.") to count as saying
+/// what it asks ...
+const CLOSEST_AT: f32 = 0.25;
+/// ... and this much closer than the text's next closest statement: a text whose statements
+/// the encoder rates alike names none.
+const CLOSEST_MARGIN: f32 = 0.05;
+
+/// The statement (an index of `sents`, never a heading) that the sentence encoder finds closest
+/// in meaning to the question, read under its section, when it stands out from the text's other
+/// statements (`CLOSEST_AT`, `CLOSEST_MARGIN`). A text of one statement has none to tell apart.
+fn closest_in_meaning(
+    encoder: &Encoder,
+    analysis: &Analysis,
+    sents: &[(String, usize, usize)],
+    sections: &[String],
+) -> Option<usize> {
+    let statements: Vec<usize> = (0..sents.len()).filter(|&i| sents[i].1 == 0).collect();
+    if statements.len() < 2 {
+        return None;
+    }
+    let encoded;
+    let question: &[f32] = match &analysis.vector {
+        Some(v) => v,
+        None => {
+            encoded = encoder.encode(analysis.question.trim());
+            &encoded
+        }
+    };
+    let texts: Vec<String> = statements
+        .iter()
+        .map(|&i| match sections[i].as_str() {
+            "" => sents[i].0.clone(),
+            section => format!("{section} › {}", sents[i].0),
+        })
+        .collect();
+    let vectors = encoder.encode_statements(&texts.iter().map(String::as_str).collect::<Vec<_>>());
+    let mut cosines: Vec<(f32, usize)> = vectors
+        .iter()
+        .zip(&statements)
+        .map(|(v, &i)| (crate::text::encoder::cosine(question, v), i))
+        .collect();
+    cosines.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
+    match cosines.as_slice() {
+        [(best, i), (next, _), ..] if *best >= CLOSEST_AT && best - next >= CLOSEST_MARGIN => Some(*i),
+        _ => None,
+    }
+}
+
 /// The sentence of `e` that best answers the question, read in and around its best passage
 /// under the headings it sits under: most of the question's concepts covered, the value the
 /// question asks for counting as one of them (the answer fills the question's "when" or "how
@@ -152,6 +202,8 @@ pub struct Candidate {
     pub concepts: Vec<String>,
     pub withdrawn: bool,
     pub holds_value: bool,
+    /// The statement the sentence encoder finds closest to the question (`closest_in_meaning`).
+    pub closest: bool,
     pub in_passage: bool,
     pub conclusion: bool,
 }
@@ -164,6 +216,7 @@ impl std::fmt::Display for Candidate {
         }
         for (on, what) in [
             (self.holds_value, "states the value asked for"),
+            (self.closest, "closest in meaning"),
             (self.withdrawn, "withdraws"),
             (self.in_passage, "in the best passage"),
             (self.conclusion, "reads as a conclusion"),
@@ -372,6 +425,8 @@ pub fn named_person<'a>(sent: &str, people: &'a [String]) -> Option<&'a str> {
 struct Key {
     statement: bool,
     covered: usize,
+    /// ... the statement closest in meaning to the question (`closest_in_meaning`),
+    closest: bool,
     /// ... names a code the question names,
     names_code: bool,
     /// ... among the items of a list (or introducing them), when the question asks for several,
@@ -404,17 +459,19 @@ struct Key {
 
 /// `best_sentence`, with its passage.
 pub fn choose_sentence(e: &Evidence, analysis: &Analysis, lexicon: &Lexicon, focus: Option<ValueKind>) -> Chosen {
-    choose_among(e, analysis, lexicon, focus, &[])
+    choose_among(e, analysis, lexicon, focus, &[], None)
 }
 
-/// `choose_sentence` knowing the pool's `people`: for a "who" question, a sentence that names
-/// one of them holds the value asked for.
+/// `choose_sentence` knowing the pool's `people` (for a "who" question, a sentence that names
+/// one of them holds the value asked for) and, given the sentence encoder, which statement
+/// means most nearly what the question asks (`closest_in_meaning`).
 pub fn choose_among(
     e: &Evidence,
     analysis: &Analysis,
     lexicon: &Lexicon,
     focus: Option<ValueKind>,
     people: &[String],
+    encoder: Option<&Encoder>,
 ) -> Chosen {
     let asks_person = analysis.asks(&[AnswerType::Person]);
     // A question whose grammar asks when ("when must …", "what is the deadline", 「いつまでに」)
@@ -478,6 +535,27 @@ pub fn choose_among(
         ));
         sections.push(section);
     }
+    // The encoder speaks where the words do not meet: when some concept of the question is in
+    // none of the text's sentences. Where they all are, the words say which sentence holds
+    // them, and the encoder would prefer the sentence that echoes the question's topic over the
+    // one that answers it ("Why did we pick Postgres?": "we will migrate to PostgreSQL" over
+    // "Main reasons: JSONB ...").
+    let gap = analysis
+        .concepts
+        .iter()
+        .enumerate()
+        .any(|(c, concept)| concept.specific() && !which.iter().any(|w| w[c]));
+    let asks_value = analysis.asks(&[
+        AnswerType::Person,
+        AnswerType::Date,
+        AnswerType::Duration,
+        AnswerType::Amount,
+        AnswerType::Count,
+        AnswerType::Percent,
+    ]);
+    let closest = encoder
+        .filter(|_| gap)
+        .and_then(|enc| closest_in_meaning(enc, analysis, &sents, &sections));
     // Each concept's IDF over the statements: a concept every sentence covers (the title's,
     // the section's) tells them apart by nothing.
     let statements = sents.iter().filter(|(_, level, _)| *level == 0).count().max(1) as f64;
@@ -542,16 +620,26 @@ pub fn choose_among(
                 (n + 1, d + w * concept.specificity)
             });
         let has_value = covered > 0 && holds(sent, focus);
+        let listed = wants_list && covered > 0 && list_block(text, from + at).is_some();
+        // The encoder's choice counts as one more concept covered: it stands for the words the
+        // question and the text put differently ("charities" and "non-profits"). Only in a
+        // sentence that speaks of the question's things at all, and of the shape the question
+        // asks for: the encoder rates a sentence by its topic, and a question for a date, an
+        // amount or a person is answered by the sentence that states one, a question for
+        // several items by the list.
+        let shaped = if asks_value { has_value } else { !wants_list || listed };
+        let closest = covered > 0 && shaped && closest == Some(i);
         let key = Key {
             statement: !heading,
             // A value counts for the question only in a sentence that speaks of it.
-            covered: covered + usize::from(has_value),
+            covered: covered + usize::from(has_value) + usize::from(closest),
+            closest,
             // Of sentences that cover as much, one that names the code the question names
             // ("SEV2: ...") speaks of what it asks about, not of its neighbour (SEV1).
             names_code: covered > 0 && names_code(sent),
             // Of sentences that cover as much, one among the items of a list (or introducing
             // them) answers a question for several items.
-            listed: wants_list && covered > 0 && list_block(text, from + at).is_some(),
+            listed,
             standing: !withdrawn(sent) && !restates_withdrawn(sent),
             has_value,
             same_unit: has_value && unit.is_some_and(|u| in_unit(sent, u)),
@@ -592,6 +680,7 @@ pub fn choose_among(
                 .collect(),
             withdrawn: !k.standing,
             holds_value: k.has_value,
+            closest: k.closest,
             in_passage: k.in_passage,
             conclusion: k.conclusion,
         })
@@ -646,7 +735,9 @@ pub fn choose_among(
         let replacement = !key.standing && !withdrawn(next);
         let value = !key.has_value && holds(next, focus);
         let length = out.chars().count() + next.chars().count();
-        if ((both + usize::from(value) > key.covered - usize::from(key.has_value) || replacement) && length < 320)
+        if ((both + usize::from(value) > key.covered - usize::from(key.has_value) - usize::from(key.closest)
+            || replacement)
+            && length < 320)
             || (same_line && length < SAME_LINE_CHARS)
         {
             out = format!("{out} {next}");
@@ -722,18 +813,37 @@ pub struct Claim {
     pub withdraws: Vec<String>,
 }
 
-/// The claim of every cluster, in order; `people` are the pool's (`people`).
-pub fn claims(clusters: &[Cluster], analysis: &Analysis, lexicon: &Lexicon, people: &[String]) -> Vec<Claim> {
+/// The encoder reads the statements of this many clusters, the best first: the lead is chosen
+/// among them, and the encoder's cost grows with every text it reads.
+const CLOSEST_CLUSTERS: usize = 5;
+
+/// The claim of every cluster, in order; `people` are the pool's (`people`); the sentence
+/// encoder, when given, reads the best `CLOSEST_CLUSTERS` (`choose_among`).
+pub fn claims(
+    clusters: &[Cluster],
+    analysis: &Analysis,
+    lexicon: &Lexicon,
+    people: &[String],
+    encoder: Option<&Encoder>,
+) -> Vec<Claim> {
     clusters
         .iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(rank, c)| {
             let Chosen {
                 sentence: statement,
                 passage,
                 claiming,
                 candidates,
                 withdraws,
-            } = choose_among(c.rep(), analysis, lexicon, analysis.focus, people);
+            } = choose_among(
+                c.rep(),
+                analysis,
+                lexicon,
+                analysis.focus,
+                people,
+                encoder.filter(|_| rank < CLOSEST_CLUSTERS),
+            );
             let standing = standing(&statement);
             Claim {
                 value: analysis
@@ -1082,6 +1192,38 @@ mod tests {
     }
 
     #[test]
+    fn the_encoder_chooses_the_sentence_that_puts_the_question_in_other_words() {
+        let Some(encoder) = crate::text::encoder::shared() else {
+            eprintln!("SKIPPED: needs the sentence encoder in the data directory");
+            return;
+        };
+        if crate::text::wordfreq::frequencies().is_none() {
+            eprintln!("SKIPPED: needs the word lists in the data directory");
+            return;
+        }
+        // Written for this test: no sentence says "students" or "discount"; the last says so in
+        // other words.
+        let doc = "# Museum passes\nThe annual pass costs €60.\nThe annual pass includes entry to every exhibition.\n\
+                   Pupils and undergraduates pay half price for the annual pass.\n";
+        let e = page("0000000000000000000000000000000f", doc);
+        let lexicon = Lexicon::default();
+        let now = "2026-11-20T09:00:00Z".parse().unwrap();
+        let q = "Do students get a discount on the annual pass?";
+        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
+        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        let chosen = choose_among(&e, &a, &lexicon, None, &[], Some(encoder));
+        assert!(chosen.sentence.starts_with("Pupils"), "{chosen:?}");
+        assert!(chosen.candidates[0].closest, "{:?}", chosen.candidates);
+        // A question for an amount is answered by the sentence that states one: the encoder's
+        // choice counts only among those.
+        let q = "How much do students pay for the annual pass?";
+        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
+        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        let chosen = choose_among(&e, &a, &lexicon, Some(ValueKind::Money), &[], Some(encoder));
+        assert!(chosen.sentence.contains("€60"), "{chosen:?}");
+    }
+
+    #[test]
     fn a_sentence_stating_only_a_value_the_text_withdraws_does_not_stand() {
         // Written for this test: the first sentence tells what the withdrawn price did; the one
         // that stands states the price that holds.
@@ -1205,7 +1347,7 @@ mod tests {
             ("Who is on call on Aug 11?", "Aug 10–12"),
         ] {
             let a = typed_analysis(q, &lexicon);
-            let chosen = choose_among(&e, &a, &lexicon, None, &known);
+            let chosen = choose_among(&e, &a, &lexicon, None, &known, None);
             assert!(chosen.sentence.starts_with(expected), "{q}: {:?}", chosen.candidates);
         }
         // The names the rows write are people the pool knows, for a "who" question only, when

@@ -17,6 +17,7 @@
 
 use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
 
 use crate::util::data::Status;
 use crate::util::hash::{START as FNV_START, fnv, fnv_str};
@@ -34,6 +35,10 @@ const EOS: u32 = 2;
 const PARALLEL_FROM: usize = 16;
 /// Words `Encoder::encode_words` keeps vectors of (2 KiB each).
 const WORD_CACHE: usize = 50_000;
+/// Sentences `Encoder::encode_statements` keeps, at most.
+const STATEMENT_CACHE: usize = 20_000;
+/// A cache of vectors by their text.
+type Memo = std::sync::Mutex<HashMap<String, Arc<[f32]>>>;
 /// Pieces longer than this (in characters) are not looked up.
 const MAX_PIECE_CHARS: usize = 64;
 
@@ -690,23 +695,35 @@ impl Encoder {
     /// The unit vectors of single words, through a cache kept for the process: ranking asks for
     /// the words of the best evidence of every question, and a workspace's words recur. Past
     /// `WORD_CACHE` words the cache starts over.
-    pub fn encode_words(&self, words: &[&str]) -> Vec<std::sync::Arc<[f32]>> {
-        type Cache = std::sync::Mutex<HashMap<String, std::sync::Arc<[f32]>>>;
-        static CACHE: std::sync::LazyLock<Cache> = std::sync::LazyLock::new(Default::default);
+    pub fn encode_words(&self, words: &[&str]) -> Vec<Arc<[f32]>> {
+        static CACHE: std::sync::LazyLock<Memo> = std::sync::LazyLock::new(Default::default);
+        self.through(&CACHE, WORD_CACHE, words)
+    }
+
+    /// The unit vectors of sentences, through a cache kept for the process: the answer reads the
+    /// statements of its best evidence for every question, and the same documents answer many.
+    /// Past `STATEMENT_CACHE` sentences the cache starts over.
+    pub fn encode_statements(&self, sentences: &[&str]) -> Vec<Arc<[f32]>> {
+        static CACHE: std::sync::LazyLock<Memo> = std::sync::LazyLock::new(Default::default);
+        self.through(&CACHE, STATEMENT_CACHE, sentences)
+    }
+
+    /// `encode_all` through `memo`, which starts over past `limit` texts.
+    fn through(&self, memo: &Memo, limit: usize, texts: &[&str]) -> Vec<Arc<[f32]>> {
         // A poisoned cache is only a cache: its contents are whole vectors or absent.
-        let found: Vec<Option<std::sync::Arc<[f32]>>> = {
-            let cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-            words.iter().map(|w| cache.get(*w).cloned()).collect()
+        let found: Vec<Option<Arc<[f32]>>> = {
+            let cache = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+            texts.iter().map(|w| cache.get(*w).cloned()).collect()
         };
-        let todo: Vec<&str> = words
+        let todo: Vec<&str> = texts
             .iter()
             .zip(&found)
             .filter(|(_, v)| v.is_none())
             .map(|(w, _)| *w)
             .collect();
-        let encoded: Vec<std::sync::Arc<[f32]>> = self.encode_all(&todo).into_iter().map(Into::into).collect();
-        let mut cache = CACHE.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        if cache.len() + encoded.len() > WORD_CACHE {
+        let encoded: Vec<Arc<[f32]>> = self.encode_all(&todo).into_iter().map(Into::into).collect();
+        let mut cache = memo.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        if cache.len() + encoded.len() > limit {
             cache.clear();
         }
         for (w, v) in todo.iter().zip(&encoded) {
