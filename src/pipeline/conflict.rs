@@ -137,14 +137,7 @@ fn closest_in_meaning(
     if statements.len() < 2 {
         return None;
     }
-    let encoded;
-    let question: &[f32] = match &analysis.vector {
-        Some(v) => v,
-        None => {
-            encoded = encoder.encode(analysis.question.trim());
-            &encoded
-        }
-    };
+    let question = analysis.vector_by(encoder);
     let texts: Vec<String> = statements
         .iter()
         .map(|&i| match sections[i].as_str() {
@@ -156,7 +149,7 @@ fn closest_in_meaning(
     let mut cosines: Vec<(f32, usize)> = vectors
         .iter()
         .zip(&statements)
-        .map(|(v, &i)| (crate::text::encoder::cosine(question, v), i))
+        .map(|(v, &i)| (crate::text::encoder::cosine(&question, v), i))
         .collect();
     cosines.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
     match cosines.as_slice() {
@@ -1208,18 +1201,13 @@ mod tests {
                    Pupils and undergraduates pay half price for the annual pass.\n";
         let e = page("0000000000000000000000000000000f", doc);
         let lexicon = Lexicon::default();
-        let now = "2026-11-20T09:00:00Z".parse().unwrap();
-        let q = "Do students get a discount on the annual pass?";
-        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
-        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        let a = typed_analysis("Do students get a discount on the annual pass?", &lexicon);
         let chosen = choose_among(&e, &a, &lexicon, None, &[], Some(encoder));
         assert!(chosen.sentence.starts_with("Pupils"), "{chosen:?}");
         assert!(chosen.candidates[0].closest, "{:?}", chosen.candidates);
         // A question for an amount is answered by the sentence that states one: the encoder's
         // choice counts only among those.
-        let q = "How much do students pay for the annual pass?";
-        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
-        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        let a = typed_analysis("How much do students pay for the annual pass?", &lexicon);
         let chosen = choose_among(&e, &a, &lexicon, Some(ValueKind::Money), &[], Some(encoder));
         assert!(chosen.sentence.contains("€60"), "{chosen:?}");
     }
@@ -1460,17 +1448,12 @@ mod tests {
                    - 文房具：月3,000円まで。\n- 書籍：1冊6,000円まで。\n";
         let e = page("0000000000000000000000000000000d", doc);
         let lexicon = Lexicon::default();
-        let now = "2026-11-20T09:00:00Z".parse().unwrap();
-        let q = "備品購入の予算を全部教えて";
-        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
-        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        let a = typed_analysis("備品購入の予算を全部教えて", &lexicon);
         assert_eq!(a.answer_type.as_ref().map(|t| t.kind), Some(AnswerType::List));
         let chosen = choose_sentence(&e, &a, &lexicon, None);
         assert_eq!(chosen.sentence, "文房具：月3,000円まで; 書籍：1冊6,000円まで。");
         // Asked for one thing, the first line under the heading that names it.
-        let q = "備品の予算は？";
-        let mut a = crate::pipeline::query::analyze(q, now, &lexicon);
-        a.answer_type = crate::pipeline::query::answer_type(&text::normalize(q), false, false);
+        let a = typed_analysis("備品の予算は？", &lexicon);
         assert_eq!(
             choose_sentence(&e, &a, &lexicon, None).sentence,
             "文房具：月3,000円まで。"

@@ -1491,19 +1491,10 @@ fn add_semantic(scored: &mut [Scored], hits: &[Hit], cx: &RankContext, encoder: 
         .iter()
         .map(|s| semantic_text(&hits[s.idx], s.range))
         .collect();
-    // The question's vector as analysis read it; encoded here only for an analysis made
-    // without the encoder.
-    let encoded;
-    let q: &[f32] = match &cx.analysis.vector {
-        Some(v) => v,
-        None => {
-            encoded = encoder.encode(question);
-            &encoded
-        }
-    };
+    let q = cx.analysis.vector_by(encoder);
     let vectors = encoder.encode_all(&texts);
     for (s, v) in scored[..n].iter_mut().zip(&vectors) {
-        let c = f64::from(text::encoder::cosine(q, v));
+        let c = f64::from(text::encoder::cosine(&q, v));
         s.semantic = ((c - SEMANTIC_FLOOR) / (1.0 - SEMANTIC_FLOOR)).clamp(0.0, 1.0);
         s.score += weight * s.semantic * s.source_weight;
     }

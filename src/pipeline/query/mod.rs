@@ -615,6 +615,15 @@ fn with_values(mut concepts: Vec<Concept>, keywords: &[String]) -> Vec<Concept> 
 }
 
 impl Analysis {
+    /// The sentence encoder's vector of the question: the one analysis read, or, for an
+    /// analysis made without the encoder, encoded now.
+    pub fn vector_by(&self, encoder: &crate::text::encoder::Encoder) -> std::borrow::Cow<'_, [f32]> {
+        match &self.vector {
+            Some(v) => std::borrow::Cow::Borrowed(v.as_slice()),
+            None => std::borrow::Cow::Owned(encoder.encode(self.question.trim())),
+        }
+    }
+
     /// Whether the question asks for an answer of one of `kinds` (`answer_type`).
     pub fn asks(&self, kinds: &[AnswerType]) -> bool {
         self.answer_type.as_ref().is_some_and(|t| kinds.contains(&t.kind))
