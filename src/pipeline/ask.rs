@@ -253,6 +253,7 @@ impl Engine {
         crate::text::encoder::notice_once();
         crate::text::wordfreq::notice_once();
         crate::text::wordnet::notice_once();
+        crate::text::sudachi::notice_once();
         if let Some(only) = &opts.sources {
             for s in only {
                 if self.config.source(s).is_none() {

@@ -13,6 +13,7 @@ pub mod jmdict;
 pub mod morph;
 pub mod names;
 pub mod spell;
+pub mod sudachi;
 pub mod synonyms;
 pub mod table;
 pub mod values;

@@ -214,3 +214,43 @@ fn a_compound_without_an_entry_crosses_languages_member_by_member_in_a_query_of_
         "{queries:?}"
     );
 }
+
+#[test]
+fn a_japanese_word_finds_its_synonyms_through_sudachi_and_a_damaged_table_is_named() {
+    language_data("ipadic");
+    let data = language_data("sudachi");
+    let (code, out, err) = run_with_data(&data, &["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("Japanese synonyms: the Sudachi synonym dictionary from"),
+        "{out}"
+    );
+    // No lexicon group says so: the dictionary's groups do, below the word itself, and the
+    // sources are sent the surest of them.
+    let (code, out, err) = run_with_data(&data, &["ask", "--explain", "先週の打ち合わせで延期になった件は？"]);
+    assert_eq!(code, 0, "{err}");
+    let terms = question_terms(&out);
+    let line = term_line(&terms, "延期", &err);
+    assert!(line.contains("先送り (0.60)"), "{line}");
+    let line = term_line(&terms, "打ち合わせ", &err);
+    assert!(line.contains("会議 (0.60)"), "{line}");
+    let queries = &out[out.find("**Queries**").expect("queries")..];
+    assert!(
+        queries.lines().nth(1).is_some_and(|l| l.contains("期間延長")),
+        "{queries}"
+    );
+    // A damaged table is refused whole, named, and the question still answered.
+    let broken = tempfile::tempdir().unwrap();
+    let dir = broken.path().join("sudachi");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("synonyms.tsv"), "会議\t0.600:打ち合わせ\n延期 先送り\n").unwrap();
+    let (code, out, err) = run_with_data(broken.path(), &["check"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("synonyms.tsv") && out.contains("unusable") && out.contains("line 2"),
+        "{out}"
+    );
+    let (code, out, err) = run_with_data(broken.path(), &["ask", "延期になった件は？"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!out.is_empty() && !err.contains("panicked"), "{err}");
+}

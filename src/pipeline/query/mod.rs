@@ -246,6 +246,8 @@ pub const EXPANSION_WEIGHT: f64 = 0.6;
 const DERIVED_WEIGHT: f64 = 0.8;
 /// Expansions (lexicon and dictionary) sent to the sources, at most.
 const MAX_EXPANSIONS: usize = 24;
+/// A Japanese keyword's synonyms (the Sudachi dictionary's) sent to the sources, at most.
+const SYNONYMS_SEARCHED: usize = 2;
 /// Weight of a translation (a lexicon member in the other language) against the word itself.
 pub const TRANSLATION_WEIGHT: f64 = 0.9;
 
@@ -553,6 +555,19 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
             for (_, list) in translated.iter().filter(|(x, _)| x == w && !lexicon_translates) {
                 for tr in list {
                     add_alternative(&mut alts, text::terms(&tr.text), tr.weight);
+                }
+            }
+            // A Japanese word's other writings and synonyms, as the Sudachi dictionary groups
+            // them (期日 for 締め切り, 打ち合わせ for 会議), each weighed as it scores them; not
+            // one that the morphology reads as another, more general word alone (決まり事 as
+            // 決まる, once its 事 is dropped).
+            if let Some(s) = text::sudachi::synonyms() {
+                for (weight, other) in s.of(w) {
+                    let terms = text::terms(other);
+                    let kept = !text::is_japanese(other) || terms.len() > 1 || terms == [text::normalize(other)];
+                    if kept {
+                        add_alternative(&mut alts, terms, weight);
+                    }
                 }
             }
             // A name is never the asker's phrasing, however often the language uses it; nor
@@ -1004,6 +1019,24 @@ fn read(
         for t in list.iter().take(2) {
             if !a.expansions.contains(&t.text) && a.expansions.len() < MAX_EXPANSIONS {
                 a.expansions.push(t.text.clone());
+            }
+        }
+    }
+    // A Japanese keyword's surest synonyms go to them too (`SYNONYMS_SEARCHED`): a source
+    // finds evidence by the words it writes.
+    if let Some(s) = text::sudachi::synonyms() {
+        for k in &a.keywords {
+            let found: Vec<String> = s
+                .of(k)
+                .into_iter()
+                .map(|(_, w)| w.to_string())
+                .filter(|w| text::is_japanese(w) && !a.expansions.contains(w) && text::normalize(k) != *w)
+                .take(SYNONYMS_SEARCHED)
+                .collect();
+            for w in found {
+                if a.expansions.len() < MAX_EXPANSIONS {
+                    a.expansions.push(w);
+                }
             }
         }
     }
