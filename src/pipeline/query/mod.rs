@@ -251,6 +251,27 @@ const MAX_EXPANSIONS: usize = 24;
 /// 0.070 -> 0.081 and grade-2 lead 0.765 -> 0.753 (a question whose evidence writes a synonym
 /// is then not found); 4 gives what 2 does on all three sets.
 const SYNONYMS_SEARCHED: usize = 2;
+/// A Japanese word's synonyms from the Sudachi dictionary (none without it), each with its
+/// score and index terms, best first: not one whose terms are the word's own, nor one that the
+/// morphology reads as another, more general word alone (決まり事 as 決まる, once its 事 is
+/// dropped), which would count every text that says that word.
+fn sudachi_synonyms(word: &str) -> Vec<(f64, String, Vec<String>)> {
+    let Some(s) = text::sudachi::synonyms() else {
+        return Vec::new();
+    };
+    let own = text::terms(word);
+    s.of(word)
+        .into_iter()
+        .filter_map(|(weight, other)| {
+            let terms = text::terms(other);
+            let kept = !terms.is_empty()
+                && terms != own
+                && (!text::is_japanese(other) || terms.len() > 1 || terms == [text::normalize(other)]);
+            kept.then(|| (weight, other.to_string(), terms))
+        })
+        .collect()
+}
+
 /// Weight of a translation (a lexicon member in the other language) against the word itself.
 pub const TRANSLATION_WEIGHT: f64 = 0.9;
 
@@ -561,17 +582,9 @@ fn concepts(a: &Analysis, lexicon: &Lexicon) -> (Vec<Concept>, Vec<(String, Vec<
                 }
             }
             // A Japanese word's other writings and synonyms, as the Sudachi dictionary groups
-            // them (期日 for 締め切り, 打ち合わせ for 会議), each weighed as it scores them; not
-            // one that the morphology reads as another, more general word alone (決まり事 as
-            // 決まる, once its 事 is dropped).
-            if let Some(s) = text::sudachi::synonyms() {
-                for (weight, other) in s.of(w) {
-                    let terms = text::terms(other);
-                    let kept = !text::is_japanese(other) || terms.len() > 1 || terms == [text::normalize(other)];
-                    if kept {
-                        add_alternative(&mut alts, terms, weight);
-                    }
-                }
+            // them (期日 for 締め切り, 打ち合わせ for 会議), each weighed as it scores them.
+            for (weight, _, terms) in sudachi_synonyms(w) {
+                add_alternative(&mut alts, terms, weight);
             }
             // A name is never the asker's phrasing, however often the language uses it; nor
             // is a thing named by a noun ("dogs", "coffee"). A phrasal verb is as specific as
@@ -1027,19 +1040,16 @@ fn read(
     }
     // A Japanese keyword's surest synonyms go to them too (`SYNONYMS_SEARCHED`): a source
     // finds evidence by the words it writes.
-    if let Some(s) = text::sudachi::synonyms() {
-        for k in &a.keywords {
-            let found: Vec<String> = s
-                .of(k)
-                .into_iter()
-                .map(|(_, w)| w.to_string())
-                .filter(|w| text::is_japanese(w) && !a.expansions.contains(w) && text::normalize(k) != *w)
-                .take(SYNONYMS_SEARCHED)
-                .collect();
-            for w in found {
-                if a.expansions.len() < MAX_EXPANSIONS {
-                    a.expansions.push(w);
-                }
+    for k in &a.keywords {
+        let found: Vec<String> = sudachi_synonyms(k)
+            .into_iter()
+            .map(|(_, w, _)| w)
+            .filter(|w| text::is_japanese(w) && !a.expansions.contains(w))
+            .take(SYNONYMS_SEARCHED)
+            .collect();
+        for w in found {
+            if a.expansions.len() < MAX_EXPANSIONS {
+                a.expansions.push(w);
             }
         }
     }
