@@ -472,7 +472,7 @@ def wordnet(tarball, dest):
     )
 
 
-# What sagasu reads of a Japanese word's synonyms (src/text/synonyms_ja.rs): at most this many,
+# What sagasu reads of a Japanese word's synonyms (src/text/sudachi.rs): at most this many,
 # the same lexeme's other writings first.
 SYNONYMS_KEEP = 12
 # A synonym's score: another writing of the same lexeme (締め切り, 締切; ミーティング, MTG,

@@ -77,11 +77,7 @@ fn key(word: &str) -> String {
 /// Reads the tables in `dir`. A malformed line is an error naming it: a damaged file is
 /// reported, not half used.
 pub fn load(dir: &Path) -> Result<Dictionary, String> {
-    let table = |name: &str| {
-        let path = dir.join(name);
-        let text = crate::util::fs::read_regular(&path, 256 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
-        Table::new(text).map_err(|e| format!("{}: {e}", path.display()))
-    };
+    let table = |name: &str| Table::read(&dir.join(name), 256 << 20);
     Ok(Dictionary {
         ja: table("ja.tsv")?,
         en: table("en.tsv")?,

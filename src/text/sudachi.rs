@@ -55,10 +55,8 @@ pub fn synonyms() -> Option<&'static Synonyms> {
 /// Reads `synonyms.tsv` in `dir`. A malformed line is an error naming it: a damaged file is
 /// reported, not half used.
 pub fn load(dir: &Path) -> Result<Synonyms, String> {
-    let path = dir.join("synonyms.tsv");
-    let text = crate::util::fs::read_regular(&path, 64 << 20).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(Synonyms {
-        table: Table::new(text).map_err(|e| format!("{}: {e}", path.display()))?,
+        table: Table::read(&dir.join("synonyms.tsv"), 64 << 20)?,
     })
 }
 

@@ -41,6 +41,12 @@ impl Table {
         Ok(Table { text, starts })
     }
 
+    /// Reads and checks the table at `path` (at most `max` bytes); an error names the file.
+    pub fn read(path: &std::path::Path, max: u64) -> Result<Table, String> {
+        let text = crate::util::fs::read_regular(path, max).map_err(|e| format!("{}: {e}", path.display()))?;
+        Table::new(text).map_err(|e| format!("{}: {e}", path.display()))
+    }
+
     fn line(&self, i: usize) -> &str {
         let s = self.starts[i] as usize;
         let rest = &self.text[s..];

@@ -13,6 +13,18 @@ fn term_line<'a>(terms: &'a str, head: &str, err: &str) -> &'a str {
         .unwrap_or_else(|| panic!("no term `{head}` in {terms}\n{err}"))
 }
 
+/// A data directory holding only the resource folder `sub` with `files` (name, text) in it: a
+/// damaged install, for the tests that it is named and the question still answered.
+fn data_with(sub: &str, files: &[(&str, &str)]) -> tempfile::TempDir {
+    let data = tempfile::tempdir().unwrap();
+    let dir = data.path().join(sub);
+    std::fs::create_dir_all(&dir).unwrap();
+    for (name, text) in files {
+        std::fs::write(dir.join(name), text).unwrap();
+    }
+    data
+}
+
 /// The "Question terms" section of `ask --explain`.
 fn question_terms(stdout: &str) -> String {
     let start = stdout
@@ -83,14 +95,16 @@ fn without_the_dictionary_japanese_is_cut_into_bigrams_and_it_is_said_once() {
 
 #[test]
 fn a_corrupt_dictionary_is_named_and_the_bigram_fallback_answers() {
-    let data = tempfile::tempdir().unwrap();
-    let dir = data.path().join("ipadic");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("lex.csv"), "量産,1285,1285,5000,*\n壊れた行").unwrap();
-    std::fs::write(dir.join("matrix.def"), "1316 1316\n0 0").unwrap();
-    std::fs::write(dir.join("char.def"), "DEFAULT 0 1 0\n").unwrap();
-    std::fs::write(dir.join("unk.def"), "DEFAULT,5,5,4769,*\n").unwrap();
-    std::fs::write(dir.join("left-id.def"), "0 BOS/EOS,*,*\n").unwrap();
+    let data = data_with(
+        "ipadic",
+        &[
+            ("lex.csv", "量産,1285,1285,5000,*\n壊れた行"),
+            ("matrix.def", "1316 1316\n0 0"),
+            ("char.def", "DEFAULT 0 1 0\n"),
+            ("unk.def", "DEFAULT,5,5,4769,*\n"),
+            ("left-id.def", "0 BOS/EOS,*,*\n"),
+        ],
+    );
     let (code, out, err) = run_with_data(data.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("unusable") && out.contains("character bigrams"), "{out}");
@@ -106,11 +120,7 @@ fn word_frequencies_are_installed_and_a_damaged_list_is_named() {
     let (code, out, err) = run_with_data(&data, &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("Word frequencies: wordfreq from"), "{out}");
-    let broken = tempfile::tempdir().unwrap();
-    let dir = broken.path().join("wordfreq");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("en.tsv"), "give\t571\nno tab here\n").unwrap();
-    std::fs::write(dir.join("ja.tsv"), "").unwrap();
+    let broken = data_with("wordfreq", &[("en.tsv", "give\t571\nno tab here\n"), ("ja.tsv", "")]);
     let (code, out, err) = run_with_data(broken.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("unusable") && out.contains("en.tsv line 2"), "{out}");
@@ -162,11 +172,10 @@ fn a_question_finds_words_of_the_other_language_through_jmdict() {
 
 #[test]
 fn a_damaged_jmdict_table_is_named_and_the_question_still_answered() {
-    let data = tempfile::tempdir().unwrap();
-    let dir = data.path().join("jmdict");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("ja.tsv"), "b\t1.000:x\na\t1.000:y\n").unwrap();
-    std::fs::write(dir.join("en.tsv"), "a\t1.000:x\n").unwrap();
+    let data = data_with(
+        "jmdict",
+        &[("ja.tsv", "b\t1.000:x\na\t1.000:y\n"), ("en.tsv", "a\t1.000:x\n")],
+    );
     let (code, out, err) = run_with_data(data.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(
@@ -240,10 +249,7 @@ fn a_japanese_word_finds_its_synonyms_through_sudachi_and_a_damaged_table_is_nam
         "{queries}"
     );
     // A damaged table is refused whole, named, and the question still answered.
-    let broken = tempfile::tempdir().unwrap();
-    let dir = broken.path().join("sudachi");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("synonyms.tsv"), "会議\t0.600:打ち合わせ\n延期 先送り\n").unwrap();
+    let broken = data_with("sudachi", &[("synonyms.tsv", "会議\t0.600:打ち合わせ\n延期 先送り\n")]);
     let (code, out, err) = run_with_data(broken.path(), &["check"]);
     assert_eq!(code, 0, "{err}");
     assert!(
